@@ -1,0 +1,64 @@
+"""The errors msgviewer raises: each says what went wrong and where."""
+
+from __future__ import annotations
+
+
+class MsgviewerError(Exception):
+    """Base class of every error msgviewer raises on purpose."""
+
+
+class InvalidMessageError(MsgviewerError, ValueError):
+    """A value cannot be a message or block (unknown role, wrong content type...)."""
+
+
+class FormatError(MsgviewerError, ValueError):
+    """Input that cannot be read, with where: file, line and JSON path when known."""
+
+    def __init__(
+        self,
+        what: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        path: str | None = None,
+    ) -> None:
+        self.what = what
+        self.file = file
+        self.line = line
+        self.path = path
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        where = []
+        if self.file:
+            where.append(str(self.file))
+        if self.line is not None:
+            where.append(f"line {self.line}")
+        if self.path:
+            where.append(self.path)
+        return f"{': '.join(where)}: {self.what}" if where else self.what
+
+    def located(
+        self, *, file: str | None = None, line: int | None = None, path_prefix: str | None = None
+    ) -> FormatError:
+        """The same error with more of its location filled in."""
+        path = self.path
+        if path_prefix:
+            path = path_prefix + (path[1:] if path and path.startswith("$") else (path or ""))
+        return FormatError(
+            self.what,
+            file=self.file or file,
+            line=self.line if self.line is not None else line,
+            path=path,
+        )
+
+    def __reduce__(self):  # keep keyword-only fields through pickling
+        return (_rebuild_format_error, (self.what, self.file, self.line, self.path))
+
+
+def _rebuild_format_error(what, file, line, path):
+    return FormatError(what, file=file, line=line, path=path)
+
+
+class UnsupportedVersionError(FormatError):
+    """A native file written by a version of msgviewer this one does not know."""

@@ -1,0 +1,127 @@
+"""What every format module builds on: ``Conversation``, the ``Format`` record, and ``Context``.
+
+A format module is a pair of plain functions (read, write) and a detector. Readers take one
+parsed JSON value and return conversations; writers take conversations and return bytes. The
+registry (``registry.py``) does the file handling, detection and error locations around them.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core._frozen import set_field, value
+from ..core.errors import FormatError
+from ..core.message import Message
+
+
+class LossyConversionWarning(UserWarning):
+    """Written output cannot carry something the conversation has; says what and where."""
+
+
+class FormatWarning(UserWarning):
+    """Input that was read, but part of it was not understood (kept verbatim)."""
+
+
+@value
+class Conversation:
+    """One conversation: its messages, the format it came from, and request-level fields."""
+
+    messages: tuple[Message, ...]
+    format: str = "msgviewer"
+    """Name of the format it was read from (or is meant for)."""
+    metadata: dict[str, Any] = field(default_factory=dict)
+    """Request-level fields that are not messages: model, tools, temperature..."""
+    title: str | None = None
+
+    def __post_init__(self) -> None:
+        if type(self.messages) is not tuple:
+            set_field(self, "messages", tuple(self.messages))
+
+
+@dataclass
+class Context:
+    """Where the data being read came from, and a place to report warnings.
+
+    ``line`` is the line of the current JSONL record (per-record formats); ``lines`` maps record
+    index to line for formats that read a whole JSONL file as one conversation.
+    """
+
+    file: str | None = None
+    line: int | None = None
+    lines: Sequence[int] | None = None
+    target: str | None = None
+    """Name of the format being written (for warnings)."""
+
+    def error(self, what: str, path: str = "$", *, record: int | None = None) -> FormatError:
+        """A ``FormatError`` at ``path`` (of record ``record`` in a JSONL stream)."""
+        line = self.line
+        if record is not None and self.lines is not None and record < len(self.lines):
+            line = self.lines[record]
+        return FormatError(what, file=self.file, line=line, path=path)
+
+    def where(self, path: str, record: int | None = None) -> str:
+        """A human-readable location for a warning."""
+        parts = []
+        if self.file:
+            parts.append(self.file)
+        line = self.line
+        if record is not None and self.lines is not None and record < len(self.lines):
+            line = self.lines[record]
+        if line is not None:
+            parts.append(f"line {line}")
+        parts.append(path)
+        return ": ".join(parts)
+
+    def warn(self, what: str, path: str = "$", *, record: int | None = None) -> None:
+        """Part of the input was not understood but is kept (e.g. as an ``UnknownBlock``)."""
+        warnings.warn(FormatWarning(f"{self.where(path, record)}: {what}"), stacklevel=3)
+
+    def lossy(self, what: str, where: str) -> None:
+        """The target format cannot carry ``what``, found at ``where`` (e.g. "message 3")."""
+        target = f" to {self.target}" if self.target else ""
+        warnings.warn(
+            LossyConversionWarning(f"{where}: {what} cannot be written{target}; dropped"),
+            stacklevel=3,
+        )
+
+
+Reader = Callable[[Any, Context], list[Conversation]]
+Writer = Callable[[Sequence[Conversation], Context], bytes]
+Sniffer = Callable[[Any], bool]
+
+
+@dataclass(frozen=True)
+class Format:
+    """A wire format: how to recognise it, read it and write it."""
+
+    name: str
+    description: str
+    sniff: Sniffer | None
+    """Given one JSON value (a whole JSON file, or one JSONL record): is it this format?"""
+    read: Reader | None
+    """One JSON value -> its conversations. ``None`` for write-only formats."""
+    write: Writer | None
+    """Conversations -> file bytes. ``None`` for read-only formats."""
+    stream: bool = False
+    """A JSONL file is one conversation made of all its records (session logs). The reader
+    then gets the list of records, and ``Context.lines`` their line numbers."""
+    multi: bool = False
+    """The written file can hold several conversations."""
+    cannot_carry: str = ""
+    """What a conversation can have that this format has no place for (for docs and CLI)."""
+
+    @property
+    def can_read(self) -> bool:
+        return self.read is not None
+
+    @property
+    def can_write(self) -> bool:
+        return self.write is not None
+
+
+def message_where(index: int, block: int | None = None) -> str:
+    """ "message 3" or "message 3, block 1": how lossy warnings name a place."""
+    return f"message {index}" if block is None else f"message {index}, block {block}"

@@ -1,0 +1,273 @@
+"""The format registry: detection, and ``load``/``loads``/``dump``/``dumps`` over every format."""
+
+from __future__ import annotations
+
+import gc
+import os
+import warnings
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any, BinaryIO
+
+from ..core.errors import FormatError
+from ..core.message import Message
+from .base import Context, Conversation, Format, LossyConversionWarning
+from .io import Parsed, atomic_write, iter_jsonl, parse, read_bytes
+
+_REGISTRY: dict[str, Format] = {}
+_RANKS: dict[str, int] = {}
+# Detection order: the most specific formats first, so that a looser one (a bare list of
+# role/content dicts) never claims a file a stricter one recognises.
+_DETECT_ORDER: list[str] = []
+
+
+def register(fmt: Format, *, detect_rank: int = 100) -> Format:
+    """Add a format; lower ``detect_rank`` is tried earlier by detection."""
+    _REGISTRY[fmt.name] = fmt
+    _DETECT_ORDER.append(fmt.name)
+    _RANKS[fmt.name] = detect_rank
+    _DETECT_ORDER.sort(key=lambda n: _RANKS[n])
+    return fmt
+
+
+class _FormatTable(Mapping[str, tuple[bool, bool, str]]):
+    """``FORMATS[name] -> (can_read, can_write, description)``, for every registered format."""
+
+    def __getitem__(self, name: str) -> tuple[bool, bool, str]:
+        fmt = _REGISTRY[name]
+        return (fmt.can_read, fmt.can_write, fmt.description)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_REGISTRY)
+
+    def __len__(self) -> int:
+        return len(_REGISTRY)
+
+
+FORMATS: Mapping[str, tuple[bool, bool, str]] = _FormatTable()
+
+
+def get_format(name: str) -> Format:
+    """The format called ``name``; a ``FormatError`` listing the known ones otherwise."""
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise FormatError(
+            f"unknown format {name!r} (known: {', '.join(sorted(_REGISTRY))})"
+        ) from None
+
+
+def all_formats() -> list[Format]:
+    return list(_REGISTRY.values())
+
+
+# -- detection ---------------------------------------------------------------------------
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, dict):
+        keys = list(value)[:8]
+        more = ", ..." if len(value) > 8 else ""
+        return f"top-level object has keys {', '.join(keys) or '(none)'}{more}"
+    if isinstance(value, list):
+        if not value:
+            return "top-level array is empty"
+        first = value[0]
+        if isinstance(first, dict):
+            return f"array of objects whose first has keys {', '.join(list(first)[:8])}"
+        return f"array whose first item is {type(first).__name__}"
+    return f"top-level value is {type(value).__name__}"
+
+
+def _sniff(value: Any) -> str | None:
+    for name in _DETECT_ORDER:
+        fmt = _REGISTRY[name]
+        if fmt.sniff is None or fmt.read is None:
+            continue
+        try:
+            if fmt.sniff(value):
+                return name
+        except Exception:  # a sniffer must never stop detection
+            continue
+    return None
+
+
+def detect_parsed(parsed: Parsed) -> str:
+    """The format of parsed input, or a ``FormatError`` saying why none fits."""
+    if parsed.is_jsonl:
+        records = parsed.records or []
+        # Session logs can open with housekeeping lines: look at the first few records.
+        for record in records[:20]:
+            name = _sniff(record)
+            if name is not None:
+                return name
+        sample = records[0] if records else None
+        raise FormatError(
+            f"not a conversation file: JSONL whose first record: {_describe(sample)}",
+            file=parsed.file,
+            line=parsed.lines[0] if parsed.lines else None,
+        )
+    name = _sniff(parsed.value)
+    if name is None:
+        raise FormatError(f"not a conversation file: {_describe(parsed.value)}", file=parsed.file)
+    return name
+
+
+def detect(data: bytes | str | Any) -> str:
+    """The name of the format of ``data`` (bytes, text, or an already parsed JSON value)."""
+    return detect_parsed(_as_parsed(data, None))
+
+
+# -- reading ----------------------------------------------------------------------------
+
+
+def _as_parsed(data: Any, file: str | None) -> Parsed:
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        return parse(bytes(data), file)
+    if isinstance(data, str):
+        return parse(data, file)
+    if isinstance(data, Parsed):
+        return data
+    return Parsed(value=data, file=file)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the garbage collector while building many small immutable objects.
+
+    Most of the cost of building 10^5 messages is the collector walking the new objects
+    again and again; none of them form cycles, so a pause loses nothing.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.freeze()  # the new objects are long-lived: keep them out of later collections
+            gc.enable()
+
+
+def read_parsed(parsed: Parsed, fmt: Format) -> list[Conversation]:
+    """Conversations of parsed input in a known format."""
+    if fmt.read is None:
+        raise FormatError(f"the {fmt.name} format can be written but not read", file=parsed.file)
+    with _collector_paused():
+        if parsed.is_jsonl:
+            records = parsed.records or []
+            lines = parsed.lines or []
+            if fmt.stream:
+                return _located(fmt.read, records, Context(file=parsed.file, lines=lines))
+            out: list[Conversation] = []
+            for record, line in zip(records, lines, strict=False):
+                out.extend(_located(fmt.read, record, Context(file=parsed.file, line=line)))
+            return out
+        value = parsed.value
+        if fmt.stream and isinstance(value, dict):
+            return _located(fmt.read, [value], Context(file=parsed.file, lines=[1]))
+        return _located(fmt.read, value, Context(file=parsed.file))
+
+
+def _located(read: Any, value: Any, ctx: Context) -> list[Conversation]:
+    try:
+        return read(value, ctx)
+    except FormatError as exc:
+        raise exc.located(file=ctx.file, line=ctx.line) from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        # A reader met a shape it did not expect: say where, never a bare traceback.
+        raise ctx.error(f"unexpected data ({type(exc).__name__}: {exc})") from None
+
+
+def loads(data: bytes | str | Any, *, format: str | None = None) -> list[Conversation]:
+    """Conversations from bytes, text or a parsed JSON value, detecting the format if not given."""
+    return _loads(data, format, None)
+
+
+def _loads(data: Any, format: str | None, file: str | None) -> list[Conversation]:
+    parsed = _as_parsed(data, file)
+    name = format or detect_parsed(parsed)
+    return read_parsed(parsed, get_format(name))
+
+
+def load(
+    source: str | os.PathLike[str] | BinaryIO, *, format: str | None = None
+) -> list[Conversation]:
+    """Conversations of a file (a path, ``-`` for standard input, or a binary file object)."""
+    data, name = read_bytes(source)
+    return _loads(data, format, name)
+
+
+def iter_load(
+    source: str | os.PathLike[str], *, format: str | None = None
+) -> Iterator[Conversation]:
+    """Conversations of a file one at a time: a JSONL file of many conversations is parsed
+    line by line as they are asked for, never all up front."""
+    data, name = read_bytes(source)
+    stripped = data.lstrip()
+    first_nl = stripped.find(b"\n")
+    if first_nl == -1 or not stripped[:first_nl].strip().startswith(b"{"):
+        yield from _loads(data, format, name)
+        return
+    try:
+        first = next(iter_jsonl(stripped[: first_nl + 1], name))[1]
+    except (FormatError, StopIteration):
+        yield from _loads(data, format, name)
+        return
+    fmt_name = format or _sniff(first)
+    fmt = get_format(fmt_name) if fmt_name else None
+    if fmt is None or fmt.stream or fmt.read is None:
+        yield from _loads(data, format, name)
+        return
+    for line, record in iter_jsonl(data, name):
+        yield from _located(fmt.read, record, Context(file=name, line=line))
+
+
+# -- writing ----------------------------------------------------------------------------
+
+
+def _as_conversations(obj: Any, format: str) -> list[Conversation]:
+    if isinstance(obj, Conversation):
+        return [obj]
+    items = list(obj)
+    if all(isinstance(x, Message) for x in items):
+        return [Conversation(tuple(items), format=format)]
+    if all(isinstance(x, Conversation) for x in items):
+        return items
+    raise TypeError("dumps takes a Conversation, a list of Messages or a list of Conversations")
+
+
+def dumps(
+    obj: Conversation | Sequence[Message] | Sequence[Conversation], *, format: str = "msgviewer"
+) -> bytes:
+    """The bytes of ``obj`` written in ``format``.
+
+    Whatever the format cannot carry is reported with ``LossyConversionWarning``.
+    """
+    fmt = get_format(format)
+    if fmt.write is None:
+        raise FormatError(f"the {fmt.name} format can be read but not written")
+    conversations = _as_conversations(obj, format)
+    if len(conversations) > 1 and not fmt.multi:
+        raise FormatError(
+            f"the {fmt.name} format holds one conversation; got {len(conversations)} "
+            "(write them to separate files)"
+        )
+    return fmt.write(conversations, Context(target=fmt.name))
+
+
+def dump(
+    obj: Conversation | Sequence[Message] | Sequence[Conversation],
+    path: str | os.PathLike[str],
+    *,
+    format: str = "msgviewer",
+) -> None:
+    """Write ``obj`` to ``path`` in ``format`` atomically (temporary file, then rename)."""
+    atomic_write(path, dumps(obj, format=format))
+
+
+def lossy_warnings(obj: Any, *, format: str) -> list[str]:
+    """What writing ``obj`` in ``format`` would drop, without writing it anywhere."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", LossyConversionWarning)
+        dumps(obj, format=format)
+    return [str(w.message) for w in caught if issubclass(w.category, LossyConversionWarning)]
