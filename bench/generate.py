@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from msgviewer import (  # noqa: E402
+from msgviewer import (
     Conversation,
     ImageBlock,
     Message,
@@ -30,11 +30,45 @@ from msgviewer import (  # noqa: E402
     dumps,
 )
 
-_WORDS = (
-    "the agent reads file config module test error value request response cache token "
-    "function call result search query index build deploy check parse render stream "
-    "context model tool output input shell path line branch commit diff patch"
-).split()
+_WORDS = [
+    "the",
+    "agent",
+    "reads",
+    "file",
+    "config",
+    "module",
+    "test",
+    "error",
+    "value",
+    "request",
+    "response",
+    "cache",
+    "token",
+    "function",
+    "call",
+    "result",
+    "search",
+    "query",
+    "index",
+    "build",
+    "deploy",
+    "check",
+    "parse",
+    "render",
+    "stream",
+    "context",
+    "model",
+    "tool",
+    "output",
+    "input",
+    "shell",
+    "path",
+    "line",
+    "branch",
+    "commit",
+    "diff",
+    "patch",
+]
 _TOOLS = ("read_file", "run_shell", "search_code", "write_file", "web_search", "list_dir")
 _MODELS = ("gpt-5", "claude-sonnet-4-5", "gemini-2.5-pro")
 
@@ -76,7 +110,7 @@ def generate(n: int, seed: int = 0) -> list[Message]:
     turn = 0
     while len(messages) < n:
         turn += 1
-        if turn % 10 == 1 or messages[-1].role == "assistant" and not messages[-1].tool_calls:
+        if turn % 10 == 1 or (messages[-1].role == "assistant" and not messages[-1].tool_calls):
             blocks: list = [TextBlock(_text(rng, rng.randint(40, 400)))]
             if turn % 25 == 1:
                 blocks.append(ImageBlock(data=image, mime_type="image/png"))
@@ -107,7 +141,10 @@ def generate(n: int, seed: int = 0) -> list[Message]:
                     cache_read_tokens=context * 3 // 4,
                     reasoning_tokens=output // 3,
                 ),
-                response_metadata={"model": model, "finish_reason": "tool_calls" if calls else "stop"},
+                response_metadata={
+                    "model": model,
+                    "finish_reason": "tool_calls" if calls else "stop",
+                },
             )
         )
         for call in calls:
