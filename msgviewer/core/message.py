@@ -107,10 +107,12 @@ class Message:
                     f"message content must be a string or a list of blocks, "
                     f"not {type(content).__name__}"
                 )
-        for name in ("tool_calls", "invalid_tool_calls", "artifacts"):
-            items = getattr(self, name)
-            if type(items) is not tuple:
-                set_field(self, name, tuple(items))
+        if type(self.tool_calls) is not tuple:
+            set_field(self, "tool_calls", tuple(self.tool_calls))
+        if type(self.invalid_tool_calls) is not tuple:
+            set_field(self, "invalid_tool_calls", tuple(self.invalid_tool_calls))
+        if type(self.artifacts) is not tuple:
+            set_field(self, "artifacts", tuple(self.artifacts))
 
     # -- constructors -------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from . import _fastdecode
 from .blocks import BLOCK_TYPES, Block, CitationBlock, ToolResultBlock
 from .errors import FormatError, UnsupportedVersionError
 from .message import ROLE_ALIASES, ROLES, InvalidToolCall, Message, ToolCall
@@ -345,7 +346,13 @@ def message_from_dict(d: Any, path: str = "$") -> Message:
 def messages_from_list(items: Any, path: str = "$") -> list[Message]:
     """Messages from a list of native message dicts."""
     _expect(items, list, "messages", path)
-    return [message_from_dict(m, f"{path}[{i}]") for i, m in enumerate(items)]
+    out: list[Message] = []
+    for i, m in enumerate(items):
+        try:
+            out.append(_fastdecode.message(m))
+        except _fastdecode.Unusual:
+            out.append(message_from_dict(m, f"{path}[{i}]"))
+    return out
 
 
 def check_header(d: Any, path: str = "$") -> None:
