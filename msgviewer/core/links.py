@@ -1,0 +1,331 @@
+"""Which tool result answers which tool call, and back.
+
+``link_tools(messages)`` walks a history once and pairs every tool call with its result by id,
+whatever shape the history uses:
+
+- calls in ``Message.tool_calls`` (and ``invalid_tool_calls``, which a provider still expects an
+  answer to) or as ``ToolCallBlock`` content;
+- results as whole ``tool`` messages (``tool_call_id``: OpenAI, LangChain...) or as
+  ``ToolResultBlock`` content of a user message (Anthropic, Claude Code);
+- server-side calls (``ServerToolCallBlock``) with their ``ServerToolResultBlock``, in an id
+  space of their own.
+
+Pairing is sequential: a result answers the earliest still-unanswered call with its id that came
+before it. A result with no such call is matched at the end to a later unanswered call with its
+id (``result_before_call``), or else is an orphan. With duplicate ids this pairs the n-th call with
+the result that follows it, which is what a reader of the history expects.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from ._frozen import value
+from .blocks import ServerToolCallBlock, ServerToolResultBlock, ToolCallBlock, ToolResultBlock
+from .message import Message
+
+
+@value
+class CallRef:
+    """Where a tool call is: message, block or position in ``tool_calls``, and what it is."""
+
+    message_index: int
+    block_index: int | None
+    """Index in the message's content, or None when the call is in ``tool_calls`` /
+    ``invalid_tool_calls`` (then ``call_index`` says which)."""
+    call_index: int | None
+    """Index into ``Message.tool_calls`` (or ``invalid_tool_calls`` when ``invalid``)."""
+    name: str | None
+    call_id: str | None
+    server: bool = False
+    """A call the provider ran itself (``ServerToolCallBlock``)."""
+    invalid: bool = False
+    """An ``InvalidToolCall``: its arguments did not parse."""
+
+
+@value
+class ResultRef:
+    """Where a tool result is: message and block (None for a whole ``tool`` message)."""
+
+    message_index: int
+    block_index: int | None
+    is_error: bool
+    name: str | None
+    """The tool message's name, else the name of the call it answers."""
+    call_id: str | None
+    server: bool = False
+
+
+_SERVER_ERROR_STATUSES = frozenset({"error", "failed", "incomplete", "cancelled"})
+
+
+def _server_is_error(block: ServerToolResultBlock) -> bool:
+    status = block.status
+    if isinstance(status, str) and status.lower() in _SERVER_ERROR_STATUSES:
+        return True
+    content = block.content
+    # Anthropic reports a failed server tool as content {"type": "..._tool_result_error", ...}.
+    return isinstance(content, dict) and str(content.get("type", "")).endswith("_error")
+
+
+class ToolLinks:
+    """The pairing of a history's tool calls and results. Built by ``link_tools``."""
+
+    __slots__ = (
+        "_call_by_id",
+        "_call_result",
+        "_calls_at",
+        "_result_call",
+        "_results_at",
+        "calls",
+        "duplicate_ids",
+        "results",
+    )
+
+    def __init__(
+        self,
+        calls: tuple[CallRef, ...],
+        results: tuple[ResultRef, ...],
+        call_result: list[int],
+        result_call: list[int],
+        calls_at: dict[int, tuple[int, int]],
+        results_at: dict[int, tuple[int, int]],
+        call_by_id: dict[Any, int],
+        duplicate_ids: tuple[str, ...],
+    ) -> None:
+        self.calls = calls
+        """Every call, in history order."""
+        self.results = results
+        """Every result, in history order."""
+        self.duplicate_ids = duplicate_ids
+        """Call ids used by more than one call, in order of first use."""
+        self._call_result = call_result
+        self._result_call = result_call
+        self._calls_at = calls_at
+        self._results_at = results_at
+        self._call_by_id = call_by_id
+
+    # -- by id ----------------------------------------------------------------------------
+
+    def call_for(self, call_id: str, *, server: bool | None = None) -> CallRef | None:
+        """The (first) call with ``call_id``; client calls first unless ``server`` is given."""
+        for srv in (False, True) if server is None else (server,):
+            i = self._call_by_id.get((srv, call_id))
+            if i is not None:
+                return self.calls[i]
+        return None
+
+    def result_for(self, call_id: str, *, server: bool | None = None) -> ResultRef | None:
+        """The result answering the (first) call with ``call_id``, or None."""
+        call = self.call_for(call_id, server=server)
+        return None if call is None else self.result_of(call)
+
+    # -- by reference ---------------------------------------------------------------------
+
+    def result_of(self, call: CallRef) -> ResultRef | None:
+        """The result paired with this call (exact even when ids are duplicated)."""
+        j = self._call_result[self._call_pos(call)]
+        return None if j < 0 else self.results[j]
+
+    def call_of(self, result: ResultRef) -> CallRef | None:
+        """The call this result answers, or None for an orphan."""
+        i = self._result_call[self._result_pos(result)]
+        return None if i < 0 else self.calls[i]
+
+    def status(self, call: CallRef) -> str:
+        """``"answered"``, ``"error"`` (answered by an error result) or ``"unanswered"``."""
+        result = self.result_of(call)
+        if result is None:
+            return "unanswered"
+        return "error" if result.is_error else "answered"
+
+    # -- by message -----------------------------------------------------------------------
+
+    def calls_in(self, message_index: int) -> tuple[CallRef, ...]:
+        """The calls made in message ``message_index``, in order."""
+        span = self._calls_at.get(message_index)
+        return () if span is None else self.calls[span[0] : span[1]]
+
+    def results_in(self, message_index: int) -> tuple[ResultRef, ...]:
+        """The results carried by message ``message_index``, in order."""
+        span = self._results_at.get(message_index)
+        return () if span is None else self.results[span[0] : span[1]]
+
+    # -- problems -------------------------------------------------------------------------
+
+    @property
+    def pairs(self) -> tuple[tuple[CallRef, ResultRef], ...]:
+        """(call, result) for every answered call, in call order."""
+        results = self.results
+        return tuple(
+            (call, results[j])
+            for call, j in zip(self.calls, self._call_result, strict=True)
+            if j >= 0
+        )
+
+    @property
+    def unanswered_calls(self) -> tuple[CallRef, ...]:
+        """Calls no result answers, in order."""
+        return tuple(c for c, j in zip(self.calls, self._call_result, strict=True) if j < 0)
+
+    @property
+    def orphan_results(self) -> tuple[ResultRef, ...]:
+        """Results that answer no call, in order."""
+        return tuple(r for r, i in zip(self.results, self._result_call, strict=True) if i < 0)
+
+    @property
+    def result_before_call(self) -> tuple[tuple[CallRef, ResultRef], ...]:
+        """(call, result) pairs where the result comes earlier in the history than its call."""
+        return tuple(
+            (call, result) for call, result in self.pairs if _position(result) < _position(call)
+        )
+
+    def __iter__(self) -> Iterator[tuple[CallRef, ResultRef | None]]:
+        """(call, result or None) for every call, in order."""
+        results = self.results
+        for call, j in zip(self.calls, self._call_result, strict=True):
+            yield call, (results[j] if j >= 0 else None)
+
+    def __repr__(self) -> str:
+        return (
+            f"ToolLinks({len(self.calls)} calls, {len(self.results)} results, "
+            f"{len(self.unanswered_calls)} unanswered, {len(self.orphan_results)} orphans)"
+        )
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _call_pos(self, call: CallRef) -> int:
+        lo, hi = self._calls_at.get(call.message_index, (0, 0))
+        for i in range(lo, hi):
+            if self.calls[i] == call:
+                return i
+        raise ValueError(f"{call!r} is not a call of this history")
+
+    def _result_pos(self, result: ResultRef) -> int:
+        lo, hi = self._results_at.get(result.message_index, (0, 0))
+        for i in range(lo, hi):
+            if self.results[i] == result:
+                return i
+        raise ValueError(f"{result!r} is not a result of this history")
+
+
+def _position(ref: CallRef | ResultRef) -> tuple[int, int]:
+    """Order of a ref in the history: whole messages and ``tool_calls`` sort after blocks."""
+    block = ref.block_index
+    return (ref.message_index, 1 << 30 if block is None else block)
+
+
+def link_tools(messages: Sequence[Message]) -> ToolLinks:
+    """Pair every tool call of ``messages`` with the result that answers it (one pass, O(n))."""
+    # The refs form no cycles; without the pause, building them sets off collections that
+    # walk the whole history again and again (half the time at 100k messages).
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _link(messages)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _link(messages: Sequence[Message]) -> ToolLinks:
+    # Raw rows first; refs are built once the pairing (and so a result's name) is known.
+    calls: list[CallRef] = []
+    res_rows: list[tuple[int, int | None, bool, str | None, str | None, bool]] = []
+    call_result: list[int] = []
+    result_call: list[int] = []
+    calls_at: dict[int, tuple[int, int]] = {}
+    results_at: dict[int, tuple[int, int]] = {}
+    call_by_id: dict[Any, int] = {}
+    duplicates: dict[str, None] = {}
+    open_calls: dict[Any, list[int]] = {}
+    pending: list[int] = []  # results seen before any call with their id
+
+    def add_call(ref: CallRef) -> None:
+        key = (ref.server, ref.call_id)
+        i = len(calls)
+        calls.append(ref)
+        call_result.append(-1)
+        if ref.call_id is None:
+            return  # nothing can answer a call without an id
+        if key in call_by_id:
+            duplicates[ref.call_id] = None
+        else:
+            call_by_id[key] = i
+        waiting = open_calls.get(key)
+        if waiting is None:
+            open_calls[key] = [i]
+        else:
+            waiting.append(i)
+
+    def add_result(row: tuple[int, int | None, bool, str | None, str | None, bool]) -> None:
+        j = len(res_rows)
+        res_rows.append(row)
+        result_call.append(-1)
+        call_id = row[4]
+        waiting = open_calls.get((row[5], call_id)) if call_id is not None else None
+        if waiting:
+            i = waiting.pop(0)
+            call_result[i] = j
+            result_call[j] = i
+        elif call_id is not None:
+            pending.append(j)
+
+    for mi, m in enumerate(messages):
+        content = m.content
+        is_tool = m.role == "tool"
+        if not (is_tool or m.tool_calls or m.invalid_tool_calls or type(content) is tuple):
+            continue  # the common plain-text message: nothing to link
+        n_calls = len(calls)
+        n_results = len(res_rows)
+        if is_tool:
+            add_result((mi, None, m.is_error, m.name, m.tool_call_id, False))
+        if type(content) is tuple:
+            for bi, b in enumerate(content):
+                t = type(b)
+                if t is ToolCallBlock:
+                    add_call(CallRef(mi, bi, None, b.name, b.id))
+                elif t is ToolResultBlock:
+                    add_result((mi, bi, b.is_error, None, b.tool_call_id, False))
+                elif t is ServerToolCallBlock:
+                    add_call(CallRef(mi, bi, None, b.name, b.id, True))
+                elif t is ServerToolResultBlock:
+                    add_result((mi, bi, _server_is_error(b), None, b.tool_call_id, True))
+        if m.tool_calls:
+            for ci, c in enumerate(m.tool_calls):
+                add_call(CallRef(mi, None, ci, c.name, c.id))
+        if m.invalid_tool_calls:
+            for ci, c in enumerate(m.invalid_tool_calls):
+                add_call(CallRef(mi, None, ci, c.name, c.id, False, True))
+        if len(calls) != n_calls:
+            calls_at[mi] = (n_calls, len(calls))
+        if len(res_rows) != n_results:
+            results_at[mi] = (n_results, len(res_rows))
+
+    # Results that came before any call with their id: pair them with later calls, in order.
+    for j in pending:
+        row = res_rows[j]
+        waiting = open_calls.get((row[5], row[4]))
+        if waiting:
+            i = waiting.pop(0)
+            call_result[i] = j
+            result_call[j] = i
+
+    results: list[ResultRef] = []
+    for j, (mi, bi, is_error, name, call_id, server) in enumerate(res_rows):
+        if name is None and result_call[j] >= 0:
+            name = calls[result_call[j]].name
+        results.append(ResultRef(mi, bi, is_error, name, call_id, server))
+
+    return ToolLinks(
+        tuple(calls),
+        tuple(results),
+        call_result,
+        result_call,
+        calls_at,
+        results_at,
+        call_by_id,
+        tuple(duplicates),
+    )
