@@ -97,7 +97,7 @@ def _text(rng: random.Random, chars: int) -> str:
         words.append(word)
         size += len(word) + 1
         if rng.random() < 0.08:
-            words.append("\n")
+            words[-1] += ".\n"
     return " ".join(words)[:chars]
 
 

@@ -1,0 +1,55 @@
+"""The ``msgviewer`` command.
+
+``msgviewer [FILE...]`` opens the app; ``msgviewer SUBCOMMAND ...`` runs one of the commands
+for scripts and CI (``stats``, ``convert``, ``trim``, ``lint``, ``print``, ``formats``).
+
+Exit codes: 0 success; 1 problems found (``lint``) or data would be lost (``--strict``);
+2 bad usage or unreadable input, reported as one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from ..core.errors import MsgviewerError
+from .commands import COMMANDS, fail
+
+
+def _view_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="msgviewer",
+        description=(
+            "Look inside LLM conversations. With no file, opens a bundled sample. "
+            f"Commands: {', '.join(COMMANDS)} (msgviewer COMMAND --help)."
+        ),
+        epilog="example: msgviewer ~/.claude/projects/myproj/session.jsonl --follow",
+    )
+    parser.add_argument("files", nargs="*", help="conversation files (any supported format)")
+    parser.add_argument("--follow", "-f", action="store_true", help="tail a growing JSONL file")
+    parser.add_argument("--format", help="read as this format instead of detecting it")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if args_list and args_list[0] in COMMANDS:
+            return COMMANDS[args_list[0]](args_list[1:])
+        args = _view_parser().parse_args(args_list)
+        from ..tui import run  # the app is imported only when it is wanted
+
+        return run(args.files, follow=args.follow, format=args.format)
+    except MsgviewerError as exc:
+        return fail(str(exc))
+    except BrokenPipeError:
+        # `msgviewer print big.json | head`: the reader went away; that is not an error
+        sys.stderr.close()
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
