@@ -1,0 +1,81 @@
+"""What every benchmark shares: data files, interleaved timing, and the figure lines.
+
+Each figure is a ratio against a baseline measured in the same run, so a busy machine slows
+both sides alike. Rounds are interleaved (a, b, a, b, ...) and the median is reported.
+"""
+
+from __future__ import annotations
+
+import gc
+import statistics
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.generate import generate  # noqa: E402
+from msgviewer import Conversation, dumps  # noqa: E402
+from msgviewer.formats import FORMATS  # noqa: E402
+
+CACHE = ROOT / "bench" / "out"
+_met = {"met": 0, "not met": 0}
+
+
+def data_file(n: int, fmt: str, seed: int = 0) -> Path | None:
+    """A generated history of ``n`` messages in ``fmt`` (cached on disk); None if unwritable."""
+    if fmt not in FORMATS or not FORMATS[fmt][1]:
+        return None
+    CACHE.mkdir(exist_ok=True)
+    suffix = "jsonl" if fmt in ("claude-code", "codex") else "json"
+    path = CACHE / f"run-{n}-{fmt}-{seed}.{suffix}"
+    if not path.exists():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            path.write_bytes(dumps(Conversation(tuple(generate(n, seed))), format=fmt))
+    return path
+
+
+def timed(fn: Callable[[], object]) -> float:
+    gc.collect()
+    start = time.perf_counter()
+    result = fn()
+    elapsed = time.perf_counter() - start
+    del result
+    gc.unfreeze()  # loaders freeze what they build; let the next round start clean
+    gc.collect()
+    return elapsed
+
+
+def interleaved(fns: dict[str, Callable[[], object]], rounds: int = 5) -> dict[str, float]:
+    """Median seconds of each function, measured in interleaved rounds."""
+    samples: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            samples[name].append(timed(fn))
+    return {name: statistics.median(times) for name, times in samples.items()}
+
+
+def figure(name: str, value: float, target: float | None, unit: str = "x") -> bool:
+    """Print one figure line: its value, its target, and whether the target is met."""
+    if target is None:
+        print(f"{name:<58} {value:8.2f}{unit}  (no target)")
+        return True
+    ok = value <= target
+    _met["met" if ok else "not met"] += 1
+    print(
+        f"{name:<58} {value:8.2f}{unit}  target <= {target:.2f}{unit}  {'met' if ok else 'NOT MET'}"
+    )
+    return ok
+
+
+def skipped(name: str, why: str) -> None:
+    print(f"{name:<58} skipped: {why}")
+
+
+def summary() -> int:
+    print(f"\n{_met['met']} met, {_met['not met']} not met")
+    return 0 if _met["not met"] == 0 else 1

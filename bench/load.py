@@ -1,0 +1,108 @@
+"""Load time and memory against the parse floor.
+
+    python bench/load.py [--sizes 1000,10000,100000] [--rounds 5]
+
+Time: ``msgviewer.load`` of a file against ``orjson.loads`` of the same bytes, interleaved in
+one process (medians). Memory: retained and peak, each in a fresh process, against the file
+size. Targets (issue "Performance"): load of 100k messages <= 1.3x the floor for native and
+openai-chat, <= 1.6x for the other formats; retained <= 2x the file, peak <= 4x.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import orjson
+
+from bench._common import data_file, figure, interleaved, skipped, summary
+from msgviewer import load
+
+FORMATS_TIMED = {"msgviewer": 1.3, "openai-chat": 1.3, "anthropic": 1.6, "claude-code": 1.6}
+
+_MEMORY_PROBE = """
+import gc, resource, sys
+sys.path.insert(0, sys.argv[2])
+def rss():
+    with open("/proc/self/statm") as fh:
+        return int(fh.read().split()[1]) * resource.getpagesize()
+import msgviewer
+gc.collect()
+before = rss()
+convs = msgviewer.load(sys.argv[1])
+gc.collect()
+after = rss()
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+print(after - before, peak - before)
+"""
+
+
+def _langchain_loader(path: Path):
+    try:
+        from langchain_core.messages import messages_from_dict
+    except ImportError:
+        return None
+    lc = data_file(int(path.name.split("-")[1]), "langchain")
+    if lc is None:
+        return None
+    data = lc.read_bytes()
+
+    def run():
+        value = orjson.loads(data)
+        items = value if isinstance(value, list) else value.get("messages", value)
+        return messages_from_dict(items)
+
+    return run
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    for n in sizes:
+        for fmt, target in FORMATS_TIMED.items():
+            name = f"load {fmt} {n:,} msgs / orjson.loads"
+            path = data_file(n, fmt)
+            if path is None:
+                skipped(name, f"no writable {fmt} format to generate data")
+                continue
+            data = path.read_bytes()
+            fns = {"floor": lambda d=data: orjson.loads(d), "load": lambda p=path: load(p)}
+            if fmt == "msgviewer":
+                lc = _langchain_loader(path)
+                if lc is not None:
+                    fns["langchain"] = lc
+            times = interleaved(fns, args.rounds if n < 100_000 else max(3, args.rounds // 2))
+            figure(name, times["load"] / times["floor"], target if n == max(sizes) else None)
+            if "langchain" in times:
+                figure(
+                    f"  langchain messages_from_dict {n:,} msgs / orjson.loads",
+                    times["langchain"] / times["floor"],
+                    None,
+                )
+    n = max(sizes)
+    for fmt in FORMATS_TIMED:
+        path = data_file(n, fmt)
+        if path is None:
+            continue
+        out = subprocess.run(
+            [sys.executable, "-c", _MEMORY_PROBE, str(path), str(Path(__file__).parents[1])],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+        retained, peak = (int(x) for x in out)
+        size = path.stat().st_size
+        figure(f"memory {fmt} {n:,} msgs retained / file size", retained / size, 2.0)
+        figure(f"memory {fmt} {n:,} msgs peak / file size", peak / size, 4.0)
+    return summary()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
