@@ -11,6 +11,10 @@ class InvalidMessageError(MsgviewerError, ValueError):
     """A value cannot be a message or block (unknown role, wrong content type...)."""
 
 
+class InvalidArgumentError(MsgviewerError, ValueError):
+    """Arguments an operation cannot take together (``trim(strategy="first", start_on=...)``)."""
+
+
 class FormatError(MsgviewerError, ValueError):
     """Input that cannot be read, with where: file, line and JSON path when known."""
 

@@ -1,0 +1,137 @@
+"""Approximate token counts: LangChain's ``count_tokens_approximately`` over msgviewer messages.
+
+Per message, a number of characters is summed and turned into tokens as
+``ceil(chars / chars_per_token) + extra_tokens_per_message``; the total is rounded up once
+more at the end. The characters are:
+
+- string content: its length;
+- block content, block by block:
+
+  - ``TextBlock``: ``len(text)``;
+  - ``ImageBlock``: no characters, ``tokens_per_image`` tokens instead (inline data is never
+    measured);
+  - ``UnknownBlock``: the provider's original dict is measured as LangChain would measure it
+    (``"text"`` blocks by their text, ``"image"``/``"image_url"`` blocks by
+    ``tokens_per_image``, anything else by ``len(repr(data))``);
+  - every other block (reasoning, audio/video/file, tool call and result blocks, citations,
+    errors...): ``len(repr(d))`` where ``d`` is the block's native dict form
+    (``serialize.block_to_dict``), the stable textual form LangChain's ``repr(block)`` stands
+    for. For a block whose keys match LangChain's standard block (``tool_call``: type, id, name,
+    args) the count is LangChain's exactly; base64 in audio, video and file blocks is measured,
+    as LangChain does;
+
+- an assistant message's ``tool_calls``: ``len(repr([...]))`` of the calls as LangChain holds
+  them (``{'name', 'args', 'id', 'type': 'tool_call'}``), for string content exactly as
+  LangChain. With block content LangChain counts no tool calls, assuming they are also
+  ``tool_use`` blocks of the content; msgviewer keeps calls out of the content, so it counts
+  the calls that have no ``ToolCallBlock`` with the same id in the content;
+- a tool message's ``tool_call_id``: its length;
+- the role: ``len(role)`` ("system", "user", "assistant", "tool"; "developer" for a system
+  message read from a developer message, as LangChain's OpenAI role says);
+- the name, when ``count_name``: its length.
+
+``invalid_tool_calls`` are not counted (LangChain does not count them either).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+from .blocks import ImageBlock, TextBlock, ToolCallBlock, UnknownBlock
+from .message import Message
+from .serialize import block_to_dict
+
+_LC_IMAGE_TYPES = frozenset({"image", "image_url"})
+
+
+def count_tokens_approximately(
+    messages: Iterable[Message],
+    *,
+    chars_per_token: float = 4.0,
+    extra_tokens_per_message: float = 3.0,
+    count_name: bool = True,
+    tokens_per_image: int = 85,
+) -> int:
+    """Approximate the number of tokens of ``messages`` (LangChain's formula; see module doc)."""
+    total = 0.0
+    for message in messages:
+        total = accumulate(
+            total, message, chars_per_token, extra_tokens_per_message, count_name, tokens_per_image
+        )
+    return math.ceil(total)
+
+
+def accumulate(
+    total: float,
+    message: Message,
+    chars_per_token: float,
+    extra_tokens_per_message: float,
+    count_name: bool,
+    tokens_per_image: int,
+) -> float:
+    """``total`` plus one message's tokens, added in the same order LangChain adds them.
+
+    The order matters only for float parameters (rounding of float sums): keeping it makes a
+    running total over a list equal, bit for bit, to counting each of its prefixes.
+    """
+    content = message.content
+    role = message.role
+    if type(content) is str:
+        chars = len(content)
+    else:
+        chars = 0
+        for block in content:
+            kind = type(block)
+            if kind is TextBlock:
+                chars += len(block.text)  # type: ignore[union-attr]
+            elif kind is ImageBlock:
+                total += tokens_per_image
+            elif kind is UnknownBlock:
+                data = block.data  # type: ignore[union-attr]
+                lc_type = data.get("type", "") if isinstance(data, dict) else None
+                if lc_type in _LC_IMAGE_TYPES:
+                    total += tokens_per_image
+                elif lc_type == "text":
+                    text = data.get("text", "")
+                    chars += len(text) if isinstance(text, str) else len(repr(text))
+                else:
+                    chars += len(repr(data))
+            else:
+                chars += len(repr(block_to_dict(block)))  # type: ignore[arg-type]
+    if role == "assistant":
+        if message.tool_calls:
+            chars += _tool_calls_chars(message)
+    elif role == "tool":
+        if message.tool_call_id:
+            chars += len(message.tool_call_id)
+    elif role == "system" and message.metadata.get("role") == "developer":
+        role = "developer"
+    chars += len(role)
+    if count_name and message.name:
+        chars += len(message.name)
+    total += math.ceil(chars / chars_per_token)
+    total += extra_tokens_per_message
+    return total
+
+
+def _tool_calls_chars(message: Message) -> int:
+    """Characters of the calls in ``tool_calls`` not already in the content as blocks."""
+    calls = message.tool_calls
+    content = message.content
+    if type(content) is not str:
+        in_content = {b.id for b in content if type(b) is ToolCallBlock}  # type: ignore[union-attr]
+        if in_content:
+            calls = tuple(c for c in calls if c.id not in in_content)
+            if not calls:
+                return 0
+    return len(repr([_lc_tool_call(c) for c in calls]))
+
+
+def _lc_tool_call(call: Any) -> dict[str, Any]:
+    # The key order of LangChain's ToolCall dict, so the repr has the same length.
+    return {"name": call.name, "args": call.args, "id": call.id, "type": "tool_call"}
+
+
+__all__ = ["count_tokens_approximately"]
