@@ -1,0 +1,379 @@
+"""Trim a history to a token budget, with the semantics of LangChain's ``trim_messages``.
+
+``strategy="last"`` keeps the newest messages that fit, ``"first"`` the oldest. The cut is found
+by binary search over prefixes, as LangChain does, so a token counter is called O(log n) times
+(plus once per block of a message split by ``allow_partial``). With the default counter, prefix
+counts come from one running total instead: the same float additions in the same order as
+counting each prefix, so the results are identical and the whole trim is linear.
+
+``keep_tool_pairs`` (msgviewer's own, off by default for parity) then moves the cut inwards so
+that no tool call is kept without its result or a result without its call.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from typing import Literal
+
+from .blocks import TextBlock, ToolCallBlock, ToolResultBlock
+from .errors import InvalidArgumentError
+from .message import Message, normalize_role
+from .tokens import accumulate, count_tokens_approximately
+
+TokenCounter = Callable[[list[Message]], int]
+
+_DEFAULT_PARAMS = {
+    "chars_per_token": 4.0,
+    "extra_tokens_per_message": 3.0,
+    "count_name": True,
+    "tokens_per_image": 85,
+}
+
+
+def trim(
+    messages: Iterable[Message],
+    *,
+    max_tokens: int,
+    token_counter: TokenCounter = count_tokens_approximately,
+    strategy: Literal["first", "last"] = "last",
+    include_system: bool = False,
+    start_on: str | Sequence[str] | None = None,
+    end_on: str | Sequence[str] | None = None,
+    allow_partial: bool = False,
+    keep_tool_pairs: bool = False,
+) -> list[Message]:
+    """The messages that fit in ``max_tokens`` as counted by ``token_counter``.
+
+    - ``strategy``: ``"last"`` keeps the newest messages, ``"first"`` the oldest.
+    - ``include_system``: with ``"last"``, keep a system message at index 0 whatever its size;
+      the rest gets what remains of the budget.
+    - ``start_on``: with ``"last"``, a role or roles (aliases accepted) the result must start
+      on (after the system message): messages before the first match are dropped, and no
+      match gives no messages.
+    - ``end_on``: a role or roles the result must end on; everything after the last match is
+      dropped (before the budget is applied with ``"last"``, after it with ``"first"``).
+    - ``allow_partial``: the message at the cut may keep part of its content: whole blocks from
+      the kept side, else the lines of its text (string content, or the text block nearest the
+      kept side) from the kept side.
+    - ``keep_tool_pairs``: move the cut inwards so no tool call is separated from its result
+      (calls in ``tool_calls`` or ``ToolCallBlock``s; results as tool messages or
+      ``ToolResultBlock``s); ``start_on`` and ``end_on`` are applied again after each move.
+
+    ``strategy="first"`` with ``start_on`` or ``include_system`` is an ``InvalidArgumentError``
+    (a ``ValueError``), as in LangChain.
+    """
+    if strategy not in ("first", "last"):
+        raise InvalidArgumentError(f"unknown strategy {strategy!r}: expected 'first' or 'last'")
+    if start_on and strategy == "first":
+        raise InvalidArgumentError("start_on is only valid with strategy='last'")
+    if include_system and strategy == "first":
+        raise InvalidArgumentError("include_system is only valid with strategy='last'")
+    start_roles = _roles(start_on)
+    end_roles = _roles(end_on)
+    msgs = list(messages)
+    params = _fast_params(token_counter)
+    pairs = _ToolPairs(msgs) if keep_tool_pairs else None
+
+    if strategy == "first":
+        kept = _take_prefix(
+            msgs, max_tokens, _Counter(msgs, token_counter, params), allow_partial, False, end_roles
+        )
+        if pairs is not None:
+            kept = pairs.fix_window(list(range(len(kept))), kept, None, end_roles)
+        return kept
+
+    hi = len(msgs)
+    if end_roles:
+        while hi and msgs[hi - 1].role not in end_roles:
+            hi -= 1
+    lo = 0
+    system = None
+    if include_system and hi and msgs[0].role == "system":
+        system = msgs[0]
+        lo = 1
+    if pairs is not None:
+        # A call whose result end_on cut off goes too, before the budget is shared out.
+        window = pairs.fix_window(list(range(lo, hi)), msgs[lo:hi], None, end_roles)
+        hi = lo + len(window)
+    budget = max_tokens
+    if system is not None:
+        budget = max(0, max_tokens - _Counter([], token_counter, params).single(system))
+    newest_first = msgs[lo:hi][::-1]
+    taken = _take_prefix(
+        newest_first,
+        budget,
+        _Counter(newest_first, token_counter, params),
+        allow_partial,
+        True,
+        start_roles,
+    )
+    kept = taken[::-1]
+    if pairs is not None:
+        kept = pairs.fix_window(list(range(hi - len(kept), hi)), kept, start_roles, end_roles)
+    return [system, *kept] if system is not None else kept
+
+
+def _roles(spec: str | Sequence[str] | None) -> frozenset[str]:
+    """Canonical roles named by ``spec`` (empty when ``spec`` is empty or None)."""
+    if not spec:
+        return frozenset()
+    if isinstance(spec, str):
+        return frozenset({normalize_role(spec)})
+    return frozenset(normalize_role(r) for r in spec)
+
+
+def _fast_params(token_counter: object) -> tuple | None:
+    """The parameters of the default counter, when ``token_counter`` is it (or a partial of it)."""
+    if token_counter is count_tokens_approximately:
+        return tuple(_DEFAULT_PARAMS.values())
+    if (
+        isinstance(token_counter, functools.partial)
+        and token_counter.func is count_tokens_approximately
+        and not token_counter.args
+        and set(token_counter.keywords) <= _DEFAULT_PARAMS.keys()
+    ):
+        return tuple({**_DEFAULT_PARAMS, **token_counter.keywords}.values())
+    return None
+
+
+class _Counter:
+    """Token counts of prefixes of one sequence, as ``token_counter`` would give them."""
+
+    def __init__(self, seq: list[Message], token_counter: TokenCounter, params: tuple | None):
+        self.seq = seq
+        self.token_counter = token_counter
+        self.params = params
+        self.running: list[float] | None = None
+        if params is not None:
+            running = [0.0]
+            total = 0.0
+            for message in seq:
+                total = accumulate(total, message, *params)
+                running.append(total)
+            self.running = running
+
+    def prefix(self, k: int) -> int:
+        """Tokens of ``seq[:k]``."""
+        if self.running is not None:
+            return math.ceil(self.running[k])
+        return self.token_counter(self.seq[:k])
+
+    def prefix_plus(self, k: int, message: Message) -> int:
+        """Tokens of ``seq[:k] + [message]``."""
+        if self.running is not None:
+            return math.ceil(accumulate(self.running[k], message, *self.params))  # type: ignore[misc]
+        return self.token_counter([*self.seq[:k], message])
+
+    def single(self, message: Message) -> int:
+        """Tokens of ``[message]``."""
+        if self.params is not None:
+            return math.ceil(accumulate(0.0, message, *self.params))
+        return self.token_counter([message])
+
+
+def _take_prefix(
+    seq: list[Message],
+    max_tokens: int,
+    counter: _Counter,
+    allow_partial: bool,
+    from_end: bool,
+    end_roles: frozenset[str],
+) -> list[Message]:
+    """LangChain's ``_first_max_tokens``: the longest prefix that fits, then ``end_roles``.
+
+    ``from_end``: ``seq`` is a history reversed (strategy "last"), so a partial message keeps
+    the end of its content.
+    """
+    n = len(seq)
+    if not n:
+        return []
+    if counter.prefix(n) <= max_tokens:
+        k = n
+        if end_roles:
+            while k and seq[k - 1].role not in end_roles:
+                k -= 1
+        return seq[:k]
+    left, right = 0, n
+    for _ in range(n.bit_length()):
+        if left >= right:
+            break
+        mid = (left + right + 1) // 2
+        if counter.prefix(mid) <= max_tokens:
+            left = mid
+        else:
+            right = mid - 1
+    kept = seq[:left]
+    if allow_partial and left < n:
+        part = _partial(seq[left], left, max_tokens, counter, from_end)
+        if part is not None:
+            kept.append(part)
+    k = len(kept)
+    if end_roles:
+        while k and kept[k - 1].role not in end_roles:
+            k -= 1
+    return kept[:k]
+
+
+def _partial(
+    message: Message, idx: int, max_tokens: int, counter: _Counter, from_end: bool
+) -> Message | None:
+    """The largest part of ``message`` that still fits after ``seq[:idx]``, or None."""
+    content = message.content
+    edge = None
+    if type(content) is tuple:
+        # Whole blocks from the kept side: drop the farthest block first, keep at least one.
+        ordered = content[::-1] if from_end else content
+        for size in range(len(ordered) - 1, 0, -1):
+            blocks = ordered[:size]
+            candidate = replace(message, content=blocks[::-1] if from_end else blocks)
+            if counter.prefix_plus(idx, candidate) <= max_tokens:
+                return candidate
+        edge = ordered[0] if ordered else None
+        text = edge.text if type(edge) is TextBlock else None
+    else:
+        text = content
+    if not text:
+        return None
+    pieces = _split_lines(text)
+    if from_end:
+        pieces.reverse()
+
+    def with_text(parts: list[str]) -> Message:
+        joined = "".join(parts[::-1] if from_end else parts)
+        if edge is None:
+            return replace(message, content=joined)
+        # Citations point into the whole text, so they do not survive the cut.
+        return replace(message, content=(TextBlock(joined, extra=edge.extra),))
+
+    base = counter.prefix(idx)
+    left, right = 0, len(pieces)
+    for _ in range(len(pieces).bit_length()):
+        if left >= right:
+            break
+        mid = (left + right + 1) // 2
+        if base + counter.single(with_text(pieces[:mid])) <= max_tokens:
+            left = mid
+        else:
+            right = mid - 1
+    return with_text(pieces[:left]) if left > 0 else None
+
+
+def _split_lines(text: str) -> list[str]:
+    """Lines of ``text`` with their newlines kept (LangChain's default text splitter)."""
+    lines = text.split("\n")
+    return [line + "\n" for line in lines[:-1]] + lines[-1:]
+
+
+_NO_IDS: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+
+
+def _tool_ids(message: Message) -> tuple[frozenset[str], frozenset[str]]:
+    """Ids of the tool calls a message makes and of the calls it answers, in either shape."""
+    content = message.content
+    if (
+        type(content) is str
+        and not message.tool_calls
+        and not message.invalid_tool_calls
+        and message.role != "tool"
+    ):
+        return _NO_IDS
+    calls: set[str] = set()
+    results: set[str] = set()
+    for call in message.tool_calls:
+        calls.add(call.id)  # type: ignore[arg-type]
+    for call in message.invalid_tool_calls:  # a provider still expects them answered
+        calls.add(call.id)  # type: ignore[arg-type]
+    if message.role == "tool":
+        results.add(message.tool_call_id)  # type: ignore[arg-type]
+    if type(content) is tuple:
+        for block in content:
+            kind = type(block)
+            if kind is ToolCallBlock:
+                calls.add(block.id)  # type: ignore[union-attr]
+            elif kind is ToolResultBlock:
+                results.add(block.tool_call_id)  # type: ignore[union-attr]
+    calls.discard(None)  # type: ignore[arg-type]
+    results.discard(None)  # type: ignore[arg-type]
+    return frozenset(calls), frozenset(results)
+
+
+class _ToolPairs:
+    """Where each answered tool call and its result are in a history, to keep them together."""
+
+    def __init__(self, messages: list[Message]) -> None:
+        self.messages = messages
+        ids = [_tool_ids(m) for m in messages]
+        first_call: dict[str, int] = {}
+        last_result: dict[str, int] = {}
+        for i, (calls, results) in enumerate(ids):
+            for call_id in calls:
+                first_call.setdefault(call_id, i)
+            for call_id in results:
+                last_result[call_id] = i
+        paired = first_call.keys() & last_result.keys()
+        self.first_call = first_call
+        self.last_result = last_result
+        self.paired = paired
+        # Only ids that have both ends in the history matter: keep just those.
+        self.ids = [
+            (calls & paired, results & paired) if (calls or results) else _NO_IDS
+            for calls, results in ids
+        ]
+
+    def _ids_of(self, index: int, message: Message) -> tuple[frozenset[str], frozenset[str]]:
+        if message is self.messages[index]:
+            return self.ids[index]
+        calls, results = _tool_ids(message)  # a partial copy: its content changed
+        return calls & self.paired, results & self.paired
+
+    def fix_window(
+        self,
+        indices: list[int],
+        window: list[Message],
+        start_roles: frozenset[str] | None,
+        end_roles: frozenset[str],
+    ) -> list[Message]:
+        """``window`` (messages at ``indices`` of the history) shrunk until no pair is split.
+
+        A message whose partner lies before the window goes with everything before it; one
+        whose partner lies after goes with everything after it. Then ``start_roles`` and
+        ``end_roles`` are applied again, until nothing moves.
+        """
+        while window:
+            ids = [self._ids_of(i, m) for i, m in zip(indices, window, strict=True)]
+            held_calls: set[str] = set()
+            held_results: set[str] = set()
+            for calls, results in ids:
+                held_calls.update(calls)
+                held_results.update(results)
+            front, back = -1, len(window)
+            for pos, (index, (calls, results)) in enumerate(zip(indices, ids, strict=True)):
+                for call_id in calls:
+                    if call_id not in held_results:
+                        if self.last_result[call_id] > index:
+                            back = min(back, pos)
+                        else:
+                            front = max(front, pos)
+                for call_id in results:
+                    if call_id not in held_calls:
+                        if self.first_call[call_id] <= index:
+                            front = max(front, pos)
+                        else:
+                            back = min(back, pos)
+            if front < 0 and back == len(window):
+                break
+            lo, hi = front + 1, max(back, front + 1)
+            if start_roles:
+                while lo < hi and window[lo].role not in start_roles:
+                    lo += 1
+            if end_roles:
+                while hi > lo and window[hi - 1].role not in end_roles:
+                    hi -= 1
+            window, indices = window[lo:hi], indices[lo:hi]
+        return window
+
+
+__all__ = ["TokenCounter", "trim"]
