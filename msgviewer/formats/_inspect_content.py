@@ -1,0 +1,519 @@
+"""Inspect AI messages and content items <-> msgviewer messages and blocks.
+
+The log around the messages is handled in ``inspect_log.py``; this module only knows one
+``ChatMessage`` at a time. Reading keeps every field it does not model (``source``,
+``internal``, a tool ``error``...) in ``Message.metadata`` or a block's ``extra`` under
+Inspect's own key names, so writing the message back gives the same JSON.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from ..core.blocks import (
+    AudioBlock,
+    Block,
+    CitationBlock,
+    FileBlock,
+    ImageBlock,
+    ReasoningBlock,
+    ServerToolCallBlock,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    UnknownBlock,
+    VideoBlock,
+)
+from ..core.message import InvalidToolCall, Message, ToolCall
+from .base import Context, message_where
+
+ATTACHMENT = "attachment://"
+ROLES = ("system", "user", "assistant", "tool")
+# Fields each role's reader turns into Message fields (when they hold a usable value).
+_MANAGED = {
+    "system": ("id", "content", "role"),
+    "user": ("id", "content", "role"),
+    "assistant": ("id", "content", "role", "tool_calls", "model"),
+    "tool": ("id", "content", "role", "tool_call_id", "function", "error"),
+}
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    return {dict: "an object", list: "an array", str: "a string", type(None): "null"}.get(
+        type(value), "a number" if isinstance(value, (int, float)) else type(value).__name__
+    )
+
+
+class Reader:
+    """Reads the messages of one sample (its attachments resolve ``attachment://`` text)."""
+
+    def __init__(self, ctx: Context, attachments: Any, usage_by_id: dict[str, Any]) -> None:
+        self.ctx = ctx
+        self.attachments = attachments if isinstance(attachments, dict) else {}
+        self.usage_by_id = usage_by_id
+
+    def resolve(self, text: str) -> str:
+        """The attachment a reference points to (large content is stored once per sample)."""
+        if text.startswith(ATTACHMENT) and self.attachments:
+            found = self.attachments.get(text[len(ATTACHMENT) :])
+            if isinstance(found, str):
+                return found
+        return text
+
+    def string(self, item: dict[str, Any], key: str, path: str, *, optional: bool = False) -> Any:
+        value = item.get(key)
+        if value is None and optional:
+            return None
+        if not isinstance(value, str):
+            raise self.ctx.error(
+                f'"{key}" must be a string, not {_json_type(value)}', f"{path}.{key}"
+            )
+        return value
+
+    # -- messages ---------------------------------------------------------------------
+
+    def message(self, m: Any, path: str) -> Message:
+        ctx = self.ctx
+        if not isinstance(m, dict):
+            raise ctx.error(f"a message must be an object, not {_json_type(m)}", path)
+        role = m.get("role")
+        if role not in ROLES:
+            raise ctx.error(
+                f"unknown message role {role!r} (expected system, user, assistant or tool)",
+                f"{path}.role",
+            )
+        content = self.content(m.get("content"), f"{path}.content")
+        managed = set(_MANAGED[role])
+        kw: dict[str, Any] = {}
+        msg_id = m.get("id")
+        if isinstance(msg_id, str):
+            kw["id"] = msg_id
+        elif msg_id is not None:
+            raise ctx.error(f'"id" must be a string, not {_json_type(msg_id)}', f"{path}.id")
+        else:
+            managed.discard("id")  # an explicit null stays in metadata, so it comes back
+        if role == "assistant":
+            calls = m.get("tool_calls")
+            if calls is None:
+                managed.discard("tool_calls")
+            else:
+                kw["tool_calls"], kw["invalid_tool_calls"] = self.tool_calls(
+                    calls, f"{path}.tool_calls"
+                )
+            model = m.get("model")
+            if isinstance(model, str):
+                kw["response_metadata"] = {"model": model}
+            else:
+                managed.discard("model")
+            if msg_id in self.usage_by_id:
+                kw["usage"] = self.usage_by_id[msg_id]
+        elif role == "tool":
+            call_id = m.get("tool_call_id")
+            if isinstance(call_id, str):
+                kw["tool_call_id"] = call_id
+            else:
+                managed.discard("tool_call_id")
+            name = m.get("function")
+            if isinstance(name, str):
+                kw["name"] = name
+            else:
+                managed.discard("function")
+            error = m.get("error")
+            if error is not None:
+                kw["is_error"] = True
+            # the error itself (type and message) stays in metadata: it is not a Message field
+            managed.discard("error")
+        metadata = {k: v for k, v in m.items() if k not in managed}
+        if metadata:
+            kw["metadata"] = metadata
+        return Message(role, content, **kw)
+
+    def tool_calls(self, calls: Any, path: str) -> tuple[list[ToolCall], list[InvalidToolCall]]:
+        ctx = self.ctx
+        if not isinstance(calls, list):
+            raise ctx.error(f"tool_calls must be an array, not {_json_type(calls)}", path)
+        valid: list[ToolCall] = []
+        invalid: list[InvalidToolCall] = []
+        for k, call in enumerate(calls):
+            sub = f"{path}[{k}]"
+            if not isinstance(call, dict):
+                raise ctx.error(f"a tool call must be an object, not {_json_type(call)}", sub)
+            name = self.string(call, "function", sub)
+            call_id = self.string(call, "id", sub, optional=True)
+            args = call.get("arguments")
+            extra = {
+                key: v for key, v in call.items() if key not in ("id", "function", "arguments")
+            }
+            if isinstance(args, dict):
+                valid.append(ToolCall(call_id, name, args, extra=extra))
+                continue
+            if not isinstance(args, str):
+                raise ctx.error(
+                    f"tool call arguments must be an object, not {_json_type(args)}",
+                    f"{sub}.arguments",
+                )
+            # Hand-written logs sometimes carry the arguments as JSON text.
+            try:
+                parsed = orjson.loads(args)
+            except orjson.JSONDecodeError:
+                parsed = None
+            if isinstance(parsed, dict):
+                valid.append(ToolCall(call_id, name, parsed, extra={**extra, "arguments": args}))
+            else:
+                error = call.get("parse_error")
+                invalid.append(
+                    InvalidToolCall(
+                        call_id,
+                        name,
+                        args,
+                        error if isinstance(error, str) else "arguments are not a JSON object",
+                        extra=extra,
+                    )
+                )
+        return valid, invalid
+
+    # -- content ----------------------------------------------------------------------
+
+    def content(self, content: Any, path: str) -> str | tuple[Block, ...]:
+        if isinstance(content, str):
+            return self.resolve(content)
+        if not isinstance(content, list):
+            raise self.ctx.error(
+                f"content must be a string or an array, not {_json_type(content)}", path
+            )
+        return tuple(self.item(item, f"{path}[{k}]") for k, item in enumerate(content))
+
+    def item(self, item: Any, path: str) -> Block:
+        ctx = self.ctx
+        if not isinstance(item, dict):
+            raise ctx.error(f"a content item must be an object, not {_json_type(item)}", path)
+        kind = item.get("type")
+        if kind == "text":
+            text = self.resolve(self.string(item, "text", path))
+            citations = item.get("citations")
+            if isinstance(citations, list):
+                cites = tuple(
+                    self.citation(c, f"{path}.citations[{i}]") for i, c in enumerate(citations)
+                )
+                return TextBlock(text, cites, extra=_rest(item, "type", "text", "citations"))
+            return TextBlock(text, extra=_rest(item, "type", "text"))
+        if kind == "reasoning":
+            return self.reasoning(item, path)
+        if kind in _MEDIA:
+            cls, key = _MEDIA[kind]
+            source = self.resolve(self.string(item, key, path))
+            if kind == "document":
+                filename = self.string(item, "filename", path, optional=True)
+                mime = self.string(item, "mime_type", path, optional=True)
+                skip = ["type", key]
+                skip += [
+                    k for k, v in (("filename", filename), ("mime_type", mime)) if v is not None
+                ]
+                return FileBlock(
+                    url=source, filename=filename, mime_type=mime, extra=_rest(item, *skip)
+                )
+            return cls(url=source, extra=_rest(item, "type", key))
+        if kind == "tool_use":
+            return self.tool_use(item, path)
+        if kind == "data":
+            # Provider data Inspect carries opaquely: kept as it is, nothing to warn about.
+            return UnknownBlock(kind="data", data=item)
+        if not isinstance(kind, str):
+            raise ctx.error('a content item needs a string "type"', f"{path}.type")
+        ctx.warn(f"unknown content type {kind!r} kept as it is", f"{path}.type")
+        return UnknownBlock(kind=kind, data=item)
+
+    def citation(self, c: Any, path: str) -> CitationBlock:
+        if not isinstance(c, dict):
+            raise self.ctx.error(f"a citation must be an object, not {_json_type(c)}", path)
+        fields = {k: c.get(k) for k in ("url", "title", "cited_text")}
+        kept = {k: v for k, v in fields.items() if isinstance(v, str)}
+        return CitationBlock(**kept, extra={k: v for k, v in c.items() if k not in kept})
+
+    def reasoning(self, item: dict[str, Any], path: str) -> ReasoningBlock:
+        text = self.resolve(self.string(item, "reasoning", path))
+        signature = self.string(item, "signature", path, optional=True)
+        redacted = item.get("redacted", False)
+        if not isinstance(redacted, bool):
+            raise self.ctx.error('"redacted" must be a boolean', f"{path}.redacted")
+        skip = ["type", "reasoning"] if signature is None else ["type", "reasoning", "signature"]
+        if not redacted:
+            return ReasoningBlock(text, signature, extra=_rest(item, *skip))
+        # Redacted: "reasoning" is opaque (encrypted) data; a summary, if any, is readable.
+        summary = item.get("summary")
+        skip.append("redacted")
+        if isinstance(summary, str) and summary:
+            skip.append("summary")
+        else:
+            summary = ""
+        return ReasoningBlock(summary, signature, True, text, extra=_rest(item, *skip))
+
+    def tool_use(self, item: dict[str, Any], path: str) -> ServerToolCallBlock:
+        """A tool the provider ran (web search...): the call, its result kept in ``extra``."""
+        name = self.string(item, "name", path)
+        call_id = self.string(item, "id", path, optional=True)
+        raw = item.get("arguments")
+        args: Any = None
+        if isinstance(raw, str):
+            try:
+                args = orjson.loads(raw)
+            except orjson.JSONDecodeError:
+                args = None
+        elif isinstance(raw, dict):
+            args = raw
+        return ServerToolCallBlock(
+            call_id,
+            name,
+            args if isinstance(args, dict) else {},
+            extra=_rest(item, "id", "name"),
+        )
+
+
+_MEDIA: dict[str, tuple[type, str]] = {
+    "image": (ImageBlock, "image"),
+    "audio": (AudioBlock, "audio"),
+    "video": (VideoBlock, "video"),
+    "document": (FileBlock, "document"),
+}
+
+
+def _rest(item: dict[str, Any], *skip: str) -> dict[str, Any]:
+    return {k: v for k, v in item.items() if k not in skip}
+
+
+# -- writing ----------------------------------------------------------------------------
+
+_AUDIO_FORMATS = {"audio/wav": "wav", "audio/x-wav": "wav", "audio/mpeg": "mp3", "audio/mp3": "mp3"}
+_VIDEO_FORMATS = {"video/mp4": "mp4", "video/mpeg": "mpeg", "video/quicktime": "mov"}
+
+
+class Writer:
+    """Writes messages as Inspect ``ChatMessage`` dicts.
+
+    ``native`` says the conversation was read from an Inspect log: its metadata then holds
+    Inspect's own message fields, written back at the top level of each message. Fields of
+    other formats go into the message's ``metadata`` object instead, so nothing is lost.
+    """
+
+    def __init__(self, ctx: Context, *, native: bool, attachments: Any = None) -> None:
+        self.ctx = ctx
+        self.native = native
+        self.condense: dict[str, str] = {}
+        if native and isinstance(attachments, dict):
+            self.condense = {
+                v: ATTACHMENT + k for k, v in attachments.items() if isinstance(v, str)
+            }
+
+    def text(self, text: str) -> str:
+        return self.condense.get(text, text) if self.condense else text
+
+    def messages(self, messages: tuple[Message, ...]) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for i, msg in enumerate(messages):
+            out.extend(self.message(msg, i))
+        return out
+
+    def message(self, msg: Message, i: int) -> list[dict[str, Any]]:
+        """One message as one Inspect message, or several when tool results sit in content."""
+        ctx = self.ctx
+        results = [b for b in msg.blocks if type(b) is ToolResultBlock]
+        calls = [b for b in msg.blocks if type(b) is ToolCallBlock]
+        blocks = msg.content
+        if (results or calls) and isinstance(blocks, tuple):
+            blocks = tuple(b for b in blocks if type(b) not in (ToolResultBlock, ToolCallBlock))
+        before = [self.result_block(b, i) for b in results]
+        if results and not blocks:
+            return before  # a user turn that only carried tool results
+        out: dict[str, Any] = {}
+        if msg.id is not None:
+            out["id"] = msg.id
+        out["content"] = self.content(blocks, i)
+        extra_meta: dict[str, Any] = {}
+        if self.native:
+            # Inspect's own fields; the role-specific ones set below take precedence.
+            for key, v in msg.metadata.items():
+                if key not in out and key != "role":
+                    out[key] = v
+        else:
+            extra_meta.update(msg.metadata)
+        if msg.name is not None and msg.role != "tool":
+            extra_meta["name"] = msg.name
+        response = {
+            k: v for k, v in msg.response_metadata.items() if k not in ("model", "model_name")
+        }
+        if response:
+            extra_meta["response_metadata"] = response
+        if msg.artifacts:
+            ctx.lossy("tool artifacts", message_where(i))
+        if extra_meta:
+            if self.native:
+                ctx.lossy(f"message fields {', '.join(sorted(extra_meta))}", message_where(i))
+            else:
+                own = out.get("metadata")
+                out["metadata"] = {**own, **extra_meta} if isinstance(own, dict) else extra_meta
+        out["role"] = msg.role
+        if msg.role == "assistant":
+            self.assistant_fields(out, msg, calls, i)
+        elif msg.role == "tool":
+            self.tool_fields(out, msg, i)
+        elif msg.tool_calls or calls:
+            ctx.lossy(f"tool calls on a {msg.role} message", message_where(i))
+        return [*before, out]
+
+    def assistant_fields(
+        self, out: dict[str, Any], msg: Message, blocks: list[ToolCallBlock], i: int
+    ) -> None:
+        calls = [self.tool_call(c.id, c.name, c.args, c.extra) for c in msg.tool_calls]
+        calls += [self.tool_call(b.id, b.name, b.args, b.extra) for b in blocks]
+        for bad in msg.invalid_tool_calls:
+            calls.append(self.invalid_call(bad, i))
+        if calls:
+            out["tool_calls"] = calls
+        model = msg.model
+        if model is not None:
+            out["model"] = model
+
+    def tool_call(
+        self, call_id: str | None, name: str, args: dict[str, Any], extra: dict[str, Any]
+    ) -> dict[str, Any]:
+        raw = extra.get("arguments")
+        keep_raw = isinstance(raw, str) and _parses_to(raw, args)
+        out: dict[str, Any] = {
+            "id": call_id,
+            "function": name,
+            "arguments": raw if keep_raw else args,
+        }
+        out.update((k, v) for k, v in extra.items() if k not in ("id", "function", "arguments"))
+        return out
+
+    def invalid_call(self, bad: InvalidToolCall, i: int) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": bad.id, "function": bad.name or ""}
+        if self.native and bad.args is not None:
+            out["arguments"] = bad.args  # read from this very log as text: give it back
+        else:
+            out["arguments"] = {}
+            if bad.args:
+                self.ctx.lossy("the raw text of unparsable tool arguments", message_where(i))
+        out.update((k, v) for k, v in bad.extra.items() if k not in out)
+        if bad.error is not None and "parse_error" not in out:
+            out["parse_error"] = bad.error
+        return out
+
+    def tool_fields(self, out: dict[str, Any], msg: Message, i: int) -> None:
+        out["tool_call_id"] = msg.tool_call_id
+        if msg.name is not None or "function" not in out:
+            out["function"] = msg.name
+        error = msg.metadata.get("error") if self.native else None
+        if msg.is_error:
+            out["error"] = error if error is not None else {"type": "unknown", "message": msg.text}
+        elif error is not None:
+            out.pop("error", None)  # the flag was cleared: the error goes with it
+
+    def result_block(self, block: ToolResultBlock, i: int) -> dict[str, Any]:
+        """A tool result from a user message's content, as its own tool message."""
+        out: dict[str, Any] = {
+            "content": self.content(block.content, i),
+            "role": "tool",
+            "tool_call_id": block.tool_call_id,
+            "function": block.extra.get("name")
+            if isinstance(block.extra.get("name"), str)
+            else None,
+        }
+        if block.is_error:
+            text = block.content if isinstance(block.content, str) else ""
+            out["error"] = {"type": "unknown", "message": text}
+        return out
+
+    # -- content ----------------------------------------------------------------------
+
+    def content(self, content: str | tuple[Block, ...], i: int) -> str | list[dict[str, Any]]:
+        if isinstance(content, str):
+            return self.text(content)
+        items: list[dict[str, Any]] = []
+        for b, block in enumerate(content):
+            item = self.block(block, i, b)
+            if item is not None:
+                items.append(item)
+        return items
+
+    def block(self, block: Block, i: int, b: int) -> dict[str, Any] | None:
+        kind = type(block)
+        if kind is TextBlock:
+            out: dict[str, Any] = {"type": "text", "text": self.text(block.text)}
+            out.update(block.extra)
+            if block.citations:
+                out["citations"] = [_citation(c) for c in block.citations]
+            return out
+        if kind is ReasoningBlock:
+            return self.reasoning(block)
+        if kind in (ImageBlock, AudioBlock, VideoBlock, FileBlock):
+            return self.media(block, i, b)
+        if kind is ServerToolCallBlock and "tool_type" in block.extra:
+            raw = block.extra.get("arguments")
+            out = {"type": "tool_use", "id": block.id, "name": block.name}
+            out.update(block.extra)
+            if not (isinstance(raw, str) and _parses_to(raw, block.args)):
+                out["arguments"] = orjson.dumps(block.args).decode()
+            return out
+        if kind is UnknownBlock and self.native and isinstance(block.data, dict):
+            return block.data
+        self.ctx.lossy(f"{block.type} block", message_where(i, b))
+        return None
+
+    def reasoning(self, block: ReasoningBlock) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "reasoning"}
+        if block.redacted or block.data is not None:
+            out["reasoning"] = self.text(block.data or "")
+            if block.text:
+                out["summary"] = block.text
+            out["redacted"] = True
+        else:
+            out["reasoning"] = self.text(block.text)
+        if block.signature is not None:
+            out["signature"] = block.signature
+        out.update((k, v) for k, v in block.extra.items() if k not in out)
+        return out
+
+    def media(self, block: Any, i: int, b: int) -> dict[str, Any] | None:
+        source = block.data_uri if block.data is not None else block.url
+        if source is None:
+            self.ctx.lossy(f"a {block.type} given only by provider file id", message_where(i, b))
+            return None
+        kind = {"image": "image", "audio": "audio", "video": "video", "file": "document"}[
+            block.type
+        ]
+        out: dict[str, Any] = {"type": kind, kind: self.text(source)}
+        if kind == "audio" and "format" not in block.extra:
+            out["format"] = _AUDIO_FORMATS.get(block.mime_type or "", "wav")
+        elif kind == "video" and "format" not in block.extra:
+            out["format"] = _VIDEO_FORMATS.get(block.mime_type or "", "mp4")
+        elif kind == "document":
+            if block.filename is not None:
+                out["filename"] = block.filename
+            if block.mime_type is not None:
+                out["mime_type"] = block.mime_type
+        elif block.filename is not None:
+            self.ctx.lossy(f"the file name of a {block.type}", message_where(i, b))
+        out.update(block.extra)
+        return out
+
+
+def _citation(c: CitationBlock) -> dict[str, Any]:
+    out: dict[str, Any] = dict(c.extra)
+    out.setdefault("type", "url" if c.url else "content")
+    for key in ("url", "title", "cited_text"):
+        value = getattr(c, key)
+        if value is not None:
+            out[key] = value
+    return out
+
+
+def _parses_to(raw: str, args: Any) -> bool:
+    try:
+        return orjson.loads(raw) == args
+    except orjson.JSONDecodeError:
+        return False
