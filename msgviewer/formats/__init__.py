@@ -27,6 +27,7 @@ from .registry import (
 # before the loose ones (a bare list of role/content dicts is openai-chat, tried last).
 _BUILTIN_FORMATS = [
     ("native", 10),
+    ("langchain", 40),
     ("inspect_log", 20),
 ]
 for _module, _rank in _BUILTIN_FORMATS:
