@@ -22,8 +22,16 @@ from .blocks import (
     VideoBlock,
     parse_data_uri,
 )
-from .errors import FormatError, InvalidMessageError, MsgviewerError, UnsupportedVersionError
+from .errors import (
+    FormatError,
+    InvalidArgumentError,
+    InvalidMessageError,
+    MsgviewerError,
+    UnsupportedVersionError,
+)
 from .message import ROLE_ALIASES, ROLES, InvalidToolCall, Message, Role, ToolCall, normalize_role
+from .ops import filter_messages, merge_runs
+from .pretty import pretty_print
 from .serialize import (
     block_from_dict,
     block_to_dict,
@@ -32,6 +40,8 @@ from .serialize import (
     message_to_dict,
     to_dict,
 )
+from .tokens import count_tokens_approximately
+from .trim import trim
 from .usage import TurnUsage, Usage, UsageTotals
 
 __all__ = [
@@ -45,6 +55,7 @@ __all__ = [
     "FileBlock",
     "FormatError",
     "ImageBlock",
+    "InvalidArgumentError",
     "InvalidMessageError",
     "InvalidToolCall",
     "Message",
@@ -66,10 +77,15 @@ __all__ = [
     "VideoBlock",
     "block_from_dict",
     "block_to_dict",
+    "count_tokens_approximately",
+    "filter_messages",
     "from_dict",
+    "merge_runs",
     "message_from_dict",
     "message_to_dict",
     "normalize_role",
     "parse_data_uri",
+    "pretty_print",
     "to_dict",
+    "trim",
 ]
