@@ -1,0 +1,471 @@
+"""The repairs behind lint's fixes: pure functions ``(messages, targets) -> messages``.
+
+Each fixer takes a batch of targets and re-finds them in the messages it is given, by call id
+or by message identity, checking that the problem is still there.
+So a fix made from one lint run stays correct after other edits, applying it twice is harmless,
+and fixing every problem of one kind costs one pass (``lint.fix_all``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Collection, Sequence
+from typing import Any
+
+from .blocks import (
+    Block,
+    ServerToolCallBlock,
+    ServerToolResultBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+)
+from .links import CallRef, ResultRef, ToolLinks, link_tools
+from .message import Message, ToolCall
+
+PLACEHOLDER = "[no result recorded]"
+"""Content of the result a fix inserts for a call that was never answered."""
+
+START_PLACEHOLDER = "[start of conversation]"
+"""Content of the user message a fix puts before a history that starts with the assistant."""
+
+Fixer = Callable[[list[Message], Collection[Any]], list[Message]]
+
+
+# -- shape helpers ----------------------------------------------------------------------
+
+
+def _is_result_only(m: Message) -> bool:
+    """A user message whose content is nothing but tool results."""
+    c = m.content
+    return (
+        m.role == "user"
+        and type(c) is tuple
+        and bool(c)
+        and all(type(b) is ToolResultBlock for b in c)
+    )
+
+
+def _leading_results(blocks: Sequence[Block]) -> int:
+    n = 0
+    for b in blocks:
+        if type(b) is not ToolResultBlock:
+            break
+        n += 1
+    return n
+
+
+def _as_blocks(m: Message) -> list[Block]:
+    return list(m.blocks)
+
+
+def zone_end(messages: Sequence[Message], c: int) -> int:
+    """First index after message ``c`` that is not a tool message or a results-only user
+    message: where the results of ``c``'s calls end."""
+    e = c + 1
+    n = len(messages)
+    while e < n and (messages[e].role == "tool" or _is_result_only(messages[e])):
+        e += 1
+    return e
+
+
+def in_strict_zone(messages: Sequence[Message], call: CallRef, result: ResultRef) -> bool:
+    """The result sits where every provider wants it: after its call's message, among the
+    tool messages and leading tool_result blocks before any other content."""
+    c, r = call.message_index, result.message_index
+    if r <= c:
+        return False
+    e = zone_end(messages, c)
+    if r < e:
+        return True
+    if r == e and result.block_index is not None:
+        return result.block_index < _leading_results(messages[e].blocks)
+    return False
+
+
+def _find(messages: Sequence[Message], targets: Collection[Any]) -> set[int]:
+    """Indices of the target messages, by identity: a message replaced since lint ran is not
+    this problem's any more (lint again)."""
+    wanted = {id(t) for t in targets if isinstance(t, Message)}
+    return {i for i, m in enumerate(messages) if id(m) in wanted}
+
+
+def _result_shape(links: ToolLinks) -> bool | None:
+    """True if the history answers calls with ToolResultBlocks, False if with tool
+    messages (either wins over blocks), None if it has no client results yet."""
+    shape = None
+    for r in links.results:
+        if not r.server:
+            if r.block_index is None:
+                return False
+            shape = True
+    return shape
+
+
+class _Plan:
+    """Edits gathered against the original indices, applied in one rebuild pass."""
+
+    def __init__(self) -> None:
+        self.drop_messages: set[int] = set()
+        self.drop_blocks: dict[int, set[int]] = {}
+        self.insert_before: dict[int, list[Message]] = {}
+        self.lead_blocks: dict[int, list[Block]] = {}  # after the leading results of message i
+        self.tail_blocks: dict[int, list[Block]] = {}
+        self.block_after: dict[int, dict[int, list[Block]]] = {}
+        self.replace: dict[int, Message] = {}
+
+    def remove_result(self, r: ResultRef) -> None:
+        if r.block_index is None:
+            self.drop_messages.add(r.message_index)
+        else:
+            self.drop_blocks.setdefault(r.message_index, set()).add(r.block_index)
+
+    def place_result(
+        self, messages: Sequence[Message], c: int, item: Message | ToolResultBlock
+    ) -> None:
+        """Put a result of message ``c``'s call at the end of that call's result zone."""
+        e = zone_end(messages, c)
+        if isinstance(item, Message):
+            self.insert_before.setdefault(e, []).append(item)
+        elif e < len(messages) and messages[e].role == "user":
+            self.lead_blocks.setdefault(e, []).append(item)
+        elif e - 1 > c and _is_result_only(messages[e - 1]):
+            self.tail_blocks.setdefault(e - 1, []).append(item)
+        else:
+            new = self.insert_before.setdefault(e, [])
+            if new and new[-1].role == "user" and _is_result_only(new[-1]):
+                new[-1] = dataclasses.replace(new[-1], content=(*new[-1].content, item))
+            else:
+                new.append(Message.user((item,)))
+
+    def apply(self, messages: Sequence[Message]) -> list[Message]:
+        out: list[Message] = []
+        for i, m in enumerate(messages):
+            if i in self.insert_before:
+                out.extend(self.insert_before[i])
+            if i in self.drop_messages:
+                continue
+            m = self.replace.get(i, m)
+            drop = self.drop_blocks.get(i)
+            lead = self.lead_blocks.get(i)
+            tail = self.tail_blocks.get(i)
+            after = self.block_after.get(i)
+            if drop or lead or tail or after:
+                blocks: list[Block] = []
+                for bi, b in enumerate(m.blocks):
+                    if not drop or bi not in drop:
+                        blocks.append(b)
+                    if after and bi in after:
+                        blocks.extend(after[bi])
+                if lead:
+                    k = _leading_results(blocks)
+                    blocks[k:k] = lead
+                if tail:
+                    blocks.extend(tail)
+                if not blocks and drop:
+                    continue  # the message held only what was removed
+                m = dataclasses.replace(m, content=tuple(blocks))
+            out.append(m)
+        out.extend(self.insert_before.get(len(messages), ()))
+        return out
+
+
+# -- fixers -----------------------------------------------------------------------------
+
+
+def drop_orphans(messages: list[Message], call_ids: Collection[Any]) -> list[Message]:
+    """Remove the results with these ids that answer no call."""
+    links = link_tools(messages)
+    plan = _Plan()
+    for r in links.orphan_results:
+        if r.call_id in call_ids:
+            plan.remove_result(r)
+    return plan.apply(messages)
+
+
+def add_placeholders(messages: list[Message], call_ids: Collection[Any]) -> list[Message]:
+    """Answer the unanswered calls with these ids with an error result saying none was
+    recorded, placed right after the call in the shape the history uses."""
+    links = link_tools(messages)
+    shape = _result_shape(links)
+    plan = _Plan()
+    for call in links.unanswered_calls:
+        if call.call_id not in call_ids:
+            continue
+        c = call.message_index
+        if call.server:
+            block = ServerToolResultBlock(call.call_id, PLACEHOLDER, status="error")
+            plan.block_after.setdefault(c, {}).setdefault(call.block_index or 0, []).append(block)
+        elif shape or (shape is None and call.block_index is not None):
+            plan.place_result(messages, c, ToolResultBlock(call.call_id, PLACEHOLDER, True))
+        else:
+            tool = Message.tool(
+                PLACEHOLDER, tool_call_id=call.call_id, name=call.name, is_error=True
+            )
+            plan.place_result(messages, c, tool)
+    return plan.apply(messages)
+
+
+def move_results(messages: list[Message], call_ids: Collection[Any]) -> list[Message]:
+    """Move the results of the calls with these ids that are out of place (before the call,
+    after a later turn, or after other content) to right after their call."""
+    links = link_tools(messages)
+    plan = _Plan()
+    for call, result in links.pairs:
+        if call.call_id not in call_ids or call.server:
+            continue
+        if in_strict_zone(messages, call, result):
+            continue
+        plan.remove_result(result)
+        m = messages[result.message_index]
+        if result.block_index is None:
+            item: Message | ToolResultBlock = m
+        else:
+            item = m.content[result.block_index]  # type: ignore[assignment,index]
+        plan.place_result(messages, call.message_index, item)
+    return plan.apply(messages)
+
+
+def rename_duplicates(messages: list[Message], call_ids: Collection[Any]) -> list[Message]:
+    """Give every call after the first with one of these ids a new unique id, and the result
+    that answers it the same new id."""
+    links = link_tools(messages)
+    used = {c.call_id for c in links.calls} | {r.call_id for r in links.results}
+    seen: dict[tuple[bool, str], int] = {}
+    renames: dict[int, list[tuple[CallRef | ResultRef, str]]] = {}
+    for call, result in links:
+        if call.call_id is None or call.call_id not in call_ids:
+            continue
+        key = (call.server, call.call_id)
+        n = seen.get(key, 0) + 1
+        seen[key] = n
+        if n == 1:
+            continue
+        k = n
+        new_id = f"{call.call_id}_{k}"
+        while new_id in used:
+            k += 1
+            new_id = f"{call.call_id}_{k}"
+        used.add(new_id)
+        renames.setdefault(call.message_index, []).append((call, new_id))
+        if result is not None:
+            renames.setdefault(result.message_index, []).append((result, new_id))
+    plan = _Plan()
+    for i, edits in renames.items():
+        plan.replace[i] = _renamed(messages[i], edits)
+    return plan.apply(messages)
+
+
+def _renamed(m: Message, edits: list[tuple[CallRef | ResultRef, str]]) -> Message:
+    blocks = list(m.blocks) if type(m.content) is tuple else None
+    tool_calls = list(m.tool_calls)
+    invalid = list(m.invalid_tool_calls)
+    tool_call_id = m.tool_call_id
+    for ref, new_id in edits:
+        if ref.block_index is not None and blocks is not None:
+            b = blocks[ref.block_index]
+            field = "tool_call_id" if isinstance(ref, ResultRef) else "id"
+            blocks[ref.block_index] = dataclasses.replace(b, **{field: new_id})  # type: ignore[arg-type]
+        elif isinstance(ref, ResultRef):
+            tool_call_id = new_id
+        elif ref.invalid:
+            invalid[ref.call_index] = dataclasses.replace(invalid[ref.call_index], id=new_id)  # type: ignore[index]
+        else:
+            tool_calls[ref.call_index] = dataclasses.replace(tool_calls[ref.call_index], id=new_id)  # type: ignore[index]
+    return dataclasses.replace(
+        m,
+        content=tuple(blocks) if blocks is not None else m.content,
+        tool_calls=tuple(tool_calls),
+        invalid_tool_calls=tuple(invalid),
+        tool_call_id=tool_call_id,
+    )
+
+
+def repair_json(text: str | None) -> dict[str, Any] | None:
+    """Parse tool arguments, completing JSON cut off mid-way (open strings, objects, arrays,
+    a dangling comma or colon). None if that does not give an object."""
+    if text is None:
+        return None
+    text = text.strip()
+    if not text:
+        return {}
+    try:
+        value = json.loads(text)
+        return value if isinstance(value, dict) else None
+    except ValueError:
+        pass
+    closers: list[str] = []
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "{[":
+            closers.append("}" if ch == "{" else "]")
+        elif ch in "}]":
+            if not closers:
+                return None
+            closers.pop()
+    candidate = text + ('"' if in_string else "")
+    candidate = candidate.rstrip()
+    while candidate and candidate[-1] in ",:":
+        candidate = candidate[:-1].rstrip()
+    if candidate.endswith(":"):
+        return None
+    try:
+        value = json.loads(candidate + "".join(reversed(closers)))
+    except ValueError:
+        try:  # a key without its value: drop the key
+            cut = candidate[: candidate.rfind(",")] if "," in candidate else None
+            value = json.loads(cut + "".join(reversed(closers))) if cut else None
+        except ValueError:
+            return None
+    return value if isinstance(value, dict) else None
+
+
+def repair_arguments(messages: list[Message], call_ids: Collection[Any]) -> list[Message]:
+    """Turn the invalid tool calls with these ids into calls: arguments completed when the
+    JSON was only cut off, else an empty object."""
+    out = []
+    for m in messages:
+        if m.invalid_tool_calls and any(c.id in call_ids for c in m.invalid_tool_calls):
+            keep, fixed = [], []
+            for c in m.invalid_tool_calls:
+                if c.id not in call_ids:
+                    keep.append(c)
+                    continue
+                args = repair_json(c.args)
+                fixed.append(ToolCall(c.id, c.name or "", args or {}, extra=dict(c.extra)))
+            m = dataclasses.replace(
+                m, tool_calls=(*m.tool_calls, *fixed), invalid_tool_calls=tuple(keep)
+            )
+        out.append(m)
+    return out
+
+
+def assign_ids(messages: list[Message], targets: Collection[Any]) -> list[Message]:
+    """Give the tool calls without an id in these messages a fresh unique id."""
+    where = _find(messages, targets)
+    if not where:
+        return list(messages)
+    links = link_tools(messages)
+    used = {c.call_id for c in links.calls}
+    counter = 0
+
+    def fresh() -> str:
+        nonlocal counter
+        while True:
+            counter += 1
+            new_id = f"call_{counter}"
+            if new_id not in used:
+                used.add(new_id)
+                return new_id
+
+    out = list(messages)
+    for i in sorted(where):
+        m = out[i]
+        content = m.content
+        if type(content) is tuple:
+            content = tuple(
+                dataclasses.replace(b, id=fresh())
+                if type(b) in (ToolCallBlock, ServerToolCallBlock) and b.id is None  # type: ignore[union-attr]
+                else b
+                for b in content
+            )
+        out[i] = dataclasses.replace(
+            m,
+            content=content,
+            tool_calls=tuple(
+                dataclasses.replace(c, id=fresh()) if c.id is None else c for c in m.tool_calls
+            ),
+            invalid_tool_calls=tuple(
+                dataclasses.replace(c, id=fresh()) if c.id is None else c
+                for c in m.invalid_tool_calls
+            ),
+        )
+    return out
+
+
+def drop_messages(messages: list[Message], targets: Collection[Any]) -> list[Message]:
+    """Remove these messages."""
+    where = _find(messages, targets)
+    return [m for i, m in enumerate(messages) if i not in where]
+
+
+def move_system_first(messages: list[Message], targets: Collection[Any]) -> list[Message]:
+    """Move these system messages to the end of the leading run of system messages."""
+    where = {i for i in _find(messages, targets) if messages[i].role == "system"}
+    lead = 0
+    while lead < len(messages) and messages[lead].role == "system":
+        lead += 1
+    moved = [messages[i] for i in sorted(where) if i >= lead]
+    rest = [m for i, m in enumerate(messages) if i >= lead and i not in where]
+    return [*messages[:lead], *moved, *rest]
+
+
+def merge_message(a: Message, b: Message) -> Message:
+    """``b`` appended to ``a``: contents joined (strings by a newline), tool calls
+    concatenated, usage summed; ``a``'s id and metadata kept."""
+    if type(a.content) is str and type(b.content) is str:
+        content: str | tuple[Block, ...] = (
+            f"{a.content}\n{b.content}" if a.content and b.content else a.content + b.content
+        )
+    else:
+        content = (*_as_blocks(a), *_as_blocks(b))
+    if a.usage is not None and b.usage is not None:
+        usage = a.usage + b.usage
+    else:
+        usage = a.usage or b.usage
+    return dataclasses.replace(
+        a,
+        content=content,
+        tool_calls=(*a.tool_calls, *b.tool_calls),
+        invalid_tool_calls=(*a.invalid_tool_calls, *b.invalid_tool_calls),
+        usage=usage,
+        artifacts=(*a.artifacts, *b.artifacts),
+    )
+
+
+def merge_into_previous(messages: list[Message], targets: Collection[Any]) -> list[Message]:
+    """Merge each of these messages into the message before it when both have its role."""
+    where = _find(messages, targets)
+    out: list[Message] = []
+    for i, m in enumerate(messages):
+        if i in where and out and out[-1].role == m.role and m.role in ("user", "assistant"):
+            out[-1] = merge_message(out[-1], m)
+        else:
+            out.append(m)
+    return out
+
+
+def start_with_user(messages: list[Message], targets: Collection[Any]) -> list[Message]:
+    """Put a short user message before the first non-system message if that is not a user's."""
+    for i, m in enumerate(messages):
+        if m.role == "system":
+            continue
+        if m.role == "user":
+            return list(messages)
+        return [*messages[:i], Message.user(START_PLACEHOLDER), *messages[i:]]
+    return list(messages)
+
+
+FIXERS: dict[str, Fixer] = {
+    "assign-ids": assign_ids,
+    "rename-duplicates": rename_duplicates,
+    "repair-arguments": repair_arguments,
+    "move-results": move_results,
+    "drop-orphans": drop_orphans,
+    "add-placeholders": add_placeholders,
+    "drop-messages": drop_messages,
+    "move-system-first": move_system_first,
+    "merge-into-previous": merge_into_previous,
+    "start-with-user": start_with_user,
+}
+"""Fixer by name, in the order ``fix_all`` applies them: ids first, so that the pairing the
+later fixers rely on is sound; placeholders after moves, so a moved result is not doubled."""

@@ -1,0 +1,318 @@
+"""Problems in a history that a provider would reject or that look like mistakes, with fixes.
+
+``lint(messages, provider=None)`` returns ``Problem``s in history order. Every problem carries a
+``Fix`` whose ``apply(messages) -> messages`` is pure; a Document applies it with
+``doc.edit(problem.fix.apply, problem.fix.label)``. Fixes find their target again by call id or
+by message identity and re-check it, so fixes from one lint run can be applied one after the
+other, in any order, and a fix whose problem is already gone changes nothing.
+``fix_all(messages, problems)`` applies many fixes in one pass per kind; a fix can reveal another
+problem (merging two turns, say), so lint again afterwards — lint is cheap and re-runnable.
+
+Rules for every history (provider None):
+  missing-call-id (error), duplicate-call-id (error), unanswered-call (error; a warning when
+  nothing follows the call, i.e. the history ends waiting for the result), orphan-result (error),
+  result-before-call (error), result-not-next (warning: a result after the next user or
+  assistant turn), invalid-arguments (warning), empty-message (warning).
+provider="openai": every tool call answered by tool messages before the next user/assistant
+  turn (result-not-next is an error); invalid-arguments stays a warning (arguments are a string).
+provider="anthropic": tool results in the user turn right after the call (result-not-next) and
+  before any other content of that turn (result-not-first); first message a user's
+  (role-alternation, error); consecutive user or assistant messages (role-alternation, warning:
+  the API merges consecutive turns); system only at the start (system-not-first, error: the
+  wire format has only a top-level system prompt); empty messages (error, except a final
+  assistant message); invalid-arguments (error: tool input must be an object).
+provider="gemini": function responses in the user turn right after the call (result-not-next);
+  a turn with function calls right after a user turn or a function-response turn
+  (role-alternation, error); other consecutive same-role turns and a model-first history
+  (role-alternation, warning); system-not-first (error: only systemInstruction exists);
+  invalid-arguments (error: args must be an object).
+Tool messages count as the user's turn for alternation (writers turn them into user turns).
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
+from typing import Any, Literal
+
+from ._frozen import value
+from .blocks import ServerToolCallBlock, TextBlock, ToolCallBlock, ToolResultBlock
+from .fixes import FIXERS
+from .links import CallRef, ResultRef, ToolLinks, link_tools
+from .message import Message
+
+Severity = Literal["error", "warning"]
+PROVIDERS = (None, "openai", "anthropic", "gemini")
+
+
+@value
+class Fix:
+    """A machine-applicable repair: ``apply(messages) -> messages`` is pure."""
+
+    label: str
+    """What the fix does, for an undo history ("Drop orphan result of call_7")."""
+    apply: Callable[[list[Message]], list[Message]]
+    kind: str = ""
+    """Name of the batch fixer (``fixes.FIXERS``) behind it: fixes of one kind combine."""
+    target: Any = None
+    """What the fixer looks for: a call id, or the Message itself."""
+
+
+@value
+class Problem:
+    """One problem: where it is (message ``index``, content ``block`` or None) and its fix."""
+
+    code: str
+    """Stable kebab-case name: "unanswered-call", "orphan-result"..."""
+    severity: Severity
+    """"error": a provider would reject the history; "warning": suspicious or lossy."""
+    index: int
+    block: int | None
+    text: str
+    fix: Fix | None = None
+
+
+def _fix(kind: str, target: Any, label: str) -> Fix:
+    """A fix running the ``kind`` fixer on one target."""
+    return Fix(label, partial(_apply_one, kind, target), kind, target)
+
+
+def _apply_one(kind: str, target: Any, messages: list[Message]) -> list[Message]:
+    return FIXERS[kind](list(messages), (target,))
+
+
+def fix_all(messages: Sequence[Message], problems: Iterable[Problem]) -> list[Message]:
+    """Apply the fixes of ``problems`` in one pass per kind of fix.
+
+    Lint again afterwards: a fix can reveal a problem the first run could not see.
+    """
+    targets: dict[str, list[Any]] = {}
+    for p in problems:
+        if p.fix is not None:
+            targets.setdefault(p.fix.kind, []).append(p.fix.target)
+    out = list(messages)
+    for kind, fixer in FIXERS.items():
+        if kind in targets:
+            out = fixer(out, targets[kind])
+    return out
+
+
+# -- the rules --------------------------------------------------------------------------
+
+
+def _call_label(call: CallRef) -> str:
+    return f"{call.name or 'tool'} call {call.call_id}"
+
+
+def _is_empty(m: Message) -> bool:
+    if m.tool_calls or m.invalid_tool_calls:
+        return False
+    c = m.content
+    if type(c) is str:
+        return not c.strip()
+    return all(type(b) is TextBlock and not b.text.strip() for b in c)
+
+
+def _zone_ends(messages: Sequence[Message]) -> tuple[list[int], dict[int, tuple[int, int]]]:
+    """For each message, the index of the last assistant/system message at or before it (the
+    turn it belongs to); for each assistant message, where its strict result zone ends: the
+    (message, block) of the first content after it that is not a tool result."""
+    turn_of: list[int] = []
+    ends: dict[int, tuple[int, int]] = {}
+    current = -1
+    open_zone = False
+    for i, m in enumerate(messages):
+        role = m.role
+        if role == "assistant" or role == "system":
+            if open_zone:
+                ends[current] = (i, 0)
+            current = i
+            open_zone = role == "assistant"
+        elif open_zone and role == "user":
+            c = m.content
+            if type(c) is str:
+                if c:
+                    ends[current] = (i, 0)
+                    open_zone = False
+            else:
+                for k, b in enumerate(c):
+                    if type(b) is not ToolResultBlock:
+                        ends[current] = (i, k)
+                        open_zone = False
+                        break
+        turn_of.append(current)
+    if open_zone:
+        ends[current] = (len(messages), 0)
+    return turn_of, ends
+
+
+def _order(ref: CallRef | ResultRef) -> tuple[int, int]:
+    """History order of a ref: whole messages and ``tool_calls`` after the blocks."""
+    return (ref.message_index, 1 << 30 if ref.block_index is None else ref.block_index)
+
+
+def _pos(ref: ResultRef) -> tuple[int, int]:
+    return (ref.message_index, ref.block_index or 0)
+
+
+def lint(messages: Sequence[Message], *, provider: str | None = None) -> list[Problem]:
+    """The problems of ``messages``, in history order (O(n))."""
+    if provider not in PROVIDERS:
+        raise ValueError(
+            f"unknown provider {provider!r}: expected None, 'openai', 'anthropic' or 'gemini'"
+        )
+    problems: list[Problem] = []
+    # Nothing built here forms cycles: pausing the collector keeps it from walking the whole
+    # history again and again while the refs and keys are made.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        links = link_tools(messages)
+        _check_calls(messages, links, provider, problems)
+        _check_pairing(messages, links, provider, problems)
+        _check_messages(messages, provider, problems)
+    finally:
+        if was_enabled:
+            gc.enable()
+    problems.sort(key=lambda p: (p.index, -1 if p.block is None else p.block))
+    return problems
+
+
+def _check_calls(
+    messages: Sequence[Message], links: ToolLinks, provider: str | None, out: list[Problem]
+) -> None:
+    """Call ids (missing, repeated) and arguments that did not parse."""
+    seen: set[tuple[bool, str]] = set()
+    for call in links.calls:
+        i, b = call.message_index, call.block_index
+        if call.call_id is None:
+            text = f"{call.name or 'tool'} call has no id: no result can answer it"
+            fix = _fix("assign-ids", messages[i], "Give the tool calls of this message ids")
+            out.append(Problem("missing-call-id", "error", i, b, text, fix))
+            continue
+        key = (call.server, call.call_id)
+        if key in seen:
+            text = f"call id {call.call_id} is used by an earlier call too"
+            fix = _fix("rename-duplicates", call.call_id, f"Rename repeated id {call.call_id}")
+            out.append(Problem("duplicate-call-id", "error", i, b, text, fix))
+        seen.add(key)
+        if call.invalid:
+            bad = messages[i].invalid_tool_calls[call.call_index or 0]
+            severity: Severity = "error" if provider in ("anthropic", "gemini") else "warning"
+            text = f"arguments of {_call_label(call)} are not valid JSON: {bad.args!r}"
+            fix = _fix("repair-arguments", call.call_id, f"Repair arguments of {call.call_id}")
+            out.append(Problem("invalid-arguments", severity, i, b, text, fix))
+
+
+def _check_pairing(
+    messages: Sequence[Message], links: ToolLinks, provider: str | None, out: list[Problem]
+) -> None:
+    """Calls without results, results without calls, and results out of place."""
+    waiting_from = _last_turn_start(messages)
+    for call in links.unanswered_calls:
+        if call.call_id is None:
+            continue  # reported as missing-call-id
+        pending = call.message_index >= waiting_from
+        severity: Severity = "warning" if pending or call.server else "error"
+        text = f"{_call_label(call)} has no result"
+        if pending:
+            text += " (the history ends waiting for it)"
+        fix = _fix("add-placeholders", call.call_id, f"Add a placeholder result for {call.call_id}")
+        out.append(
+            Problem("unanswered-call", severity, call.message_index, call.block_index, text, fix)
+        )
+    for result in links.orphan_results:
+        text = f"result for {result.call_id} answers no call"
+        fix = _fix("drop-orphans", result.call_id, f"Drop orphan result of {result.call_id}")
+        i, b = result.message_index, result.block_index
+        out.append(Problem("orphan-result", "error", i, b, text, fix))
+
+    turn_of, zone_end = _zone_ends(messages)
+    for call, result in links.pairs:
+        if call.server:
+            continue  # a server result sits beside its call: no placement rule
+        c, r, b = call.message_index, result.message_index, result.block_index
+        label = _call_label(call)
+        move = _fix("move-results", call.call_id, f"Move result of {call.call_id} after its call")
+        if _order(result) < _order(call):
+            text = f"result for {label} comes before the call"
+            out.append(Problem("result-before-call", "error", r, b, text, move))
+            continue
+        if messages[c].role != "assistant":
+            continue
+        in_turn = r > c and turn_of[r] == c
+        in_strict = in_turn and _pos(result) < zone_end.get(c, (len(messages), 0))
+        if provider in ("anthropic", "gemini"):
+            if not in_turn:
+                text = f"result for {label} is not in the user turn right after the call"
+                out.append(Problem("result-not-next", "error", r, b, text, move))
+            elif not in_strict and provider == "anthropic":
+                text = f"result for {label} comes after other content: tool results go first"
+                out.append(Problem("result-not-first", "error", r, b, text, move))
+        elif not in_strict:
+            severity = "error" if provider == "openai" else "warning"
+            text = f"result for {label} comes after the next user or assistant turn"
+            out.append(Problem("result-not-next", severity, r, b, text, move))
+
+
+def _last_turn_start(messages: Sequence[Message]) -> int:
+    """Index after which no user or assistant message with content follows: a call at or
+    after it is still waiting for its result, not forgotten."""
+    for i in range(len(messages) - 1, -1, -1):
+        m = messages[i]
+        if m.role == "user" and not all(type(b) is ToolResultBlock for b in m.blocks):
+            return i + 1
+        if m.role == "assistant":
+            return i
+    return 0
+
+
+def _check_messages(messages: Sequence[Message], provider: str | None, out: list[Problem]) -> None:
+    """Empty messages, system placement and role alternation."""
+    last = len(messages) - 1
+    leading_system = True
+    prev: Message | None = None  # the previous user or assistant message
+    turn_based = provider in ("anthropic", "gemini")
+    for i, m in enumerate(messages):
+        role = m.role
+        if role != "tool" and _is_empty(m):
+            prefill = i == last and role == "assistant"
+            severity: Severity = "error" if provider == "anthropic" and not prefill else "warning"
+            fix = _fix("drop-messages", m, "Drop the empty message")
+            out.append(Problem("empty-message", severity, i, None, f"{role} message is empty", fix))
+        if role == "system":
+            if not leading_system and turn_based:
+                text = f"system message after the start: {provider} has one system prompt, first"
+                fix = _fix("move-system-first", m, "Move the system message to the start")
+                out.append(Problem("system-not-first", "error", i, None, text, fix))
+            continue
+        first = leading_system
+        leading_system = False
+        if not turn_based or role == "tool":
+            continue
+        if first and role == "assistant":
+            severity = "error" if provider == "anthropic" else "warning"
+            text = "the conversation starts with the assistant, not the user"
+            fix = _fix("start-with-user", m, "Start with a user message")
+            out.append(Problem("role-alternation", severity, i, None, text, fix))
+        elif prev is not None and prev.role == role and prev is messages[i - 1]:
+            calls = role == "assistant" and _has_calls(m)
+            severity = "error" if provider == "gemini" and calls else "warning"
+            why = (
+                "a function call turn must follow a user or function-response turn"
+                if severity == "error"
+                else "the provider merges consecutive turns"
+            )
+            text = f"two {role} messages in a row: {why}"
+            fix = _fix("merge-into-previous", m, f"Merge with the previous {role} message")
+            out.append(Problem("role-alternation", severity, i, None, text, fix))
+        prev = m
+
+
+def _has_calls(m: Message) -> bool:
+    if m.tool_calls or m.invalid_tool_calls:
+        return True
+    return type(m.content) is tuple and any(
+        type(b) is ToolCallBlock or type(b) is ServerToolCallBlock for b in m.content
+    )
