@@ -27,6 +27,8 @@ from .registry import (
 # before the loose ones (a bare list of role/content dicts is openai-chat, tried last).
 _BUILTIN_FORMATS = [
     ("native", 10),
+    ("claude_code", 30),
+    ("anthropic", 50),
     ("langchain", 40),
     ("inspect_log", 20),
 ]

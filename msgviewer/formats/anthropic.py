@@ -1,0 +1,367 @@
+"""``anthropic``: Messages API request bodies and Message responses.
+
+A request body ``{"model", "max_tokens", "system", "messages", "tools", ...}`` reads into one
+conversation: ``system`` becomes a system message (a string, or text blocks with their
+``cache_control``), every other request field goes to ``Conversation.metadata``. A response
+``{"id", "type": "message", "role", "model", "content", "stop_reason", "usage", ...}`` reads into
+one assistant message; ``Conversation.metadata`` then holds ``{"type": "message"}`` so that
+writing it again gives a response, not a request.
+
+Tool calls (``tool_use``) go to ``Message.tool_calls``; tool results stay ``tool_result`` blocks
+in the user message. Writing follows Anthropic's rules: the system prompt at the top level,
+consecutive same-role turns merged, tool messages as ``tool_result`` blocks first in one user
+turn, thinking signatures and redacted thinking byte-exact.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from ..core.message import Message
+from ._anthropic_read import AnthropicReader, read_usage
+from ._anthropic_write import AnthropicWriter, merge_turns, write_usage
+from ._provider_common import Losses, foreign_tools, pair_tool_ids
+from .base import Context, Conversation, Format, message_where
+from .io import json_bytes
+
+NAME = "anthropic"
+_FAMILY = frozenset({"anthropic", "claude-code"})  # formats whose blocks are Anthropic's own
+
+# -- detection --------------------------------------------------------------------------
+
+_ONLY_BLOCKS = frozenset(
+    {
+        "tool_use",
+        "tool_result",
+        "thinking",
+        "redacted_thinking",
+        "server_tool_use",
+        "mcp_tool_use",
+        "document",
+        "search_result",
+        "container_upload",
+    }
+)
+_REQUEST_MARKERS = ("system", "anthropic_version", "anthropic_beta", "stop_sequences", "thinking")
+
+
+def _is_anthropic_block(b: Any) -> bool:
+    if not isinstance(b, dict):
+        return False
+    kind = b.get("type")
+    if not isinstance(kind, str):
+        return False
+    if kind in _ONLY_BLOCKS or kind.endswith("_tool_result"):
+        return True
+    return (kind == "image" and isinstance(b.get("source"), dict)) or "cache_control" in b
+
+
+def _messages_look_anthropic(messages: list[Any], *, need_blocks: bool) -> bool:
+    """Only user/assistant roles, and (when ``need_blocks``) an Anthropic-only block."""
+    found = not need_blocks
+    for m in messages:
+        if not isinstance(m, dict) or m.get("role") not in ("user", "assistant"):
+            return False
+        if "tool_calls" in m or "tool_call_id" in m:
+            return False
+        content = m.get("content")
+        if not found and isinstance(content, list):
+            found = any(_is_anthropic_block(b) for b in content)
+    return found
+
+
+def _tools_look_anthropic(tools: Any) -> bool:
+    return isinstance(tools, list) and any(
+        isinstance(t, dict) and ("input_schema" in t or re.search(r"_\d{8}$", str(t.get("type"))))
+        for t in tools
+    )
+
+
+def sniff(value: Any) -> bool:
+    """A Messages request body, a Message response, or a bare list of Anthropic messages.
+
+    A plain ``{"model", "messages": [{"role", "content": str}]}`` is OpenAI's: it needs a
+    marker only Anthropic has (top-level system, Anthropic blocks, tools with input_schema,
+    a claude model with max_tokens...).
+    """
+    if isinstance(value, list):
+        return bool(value) and _messages_look_anthropic(value, need_blocks=True)
+    if not isinstance(value, dict):
+        return False
+    if value.get("type") == "message":
+        return (
+            value.get("role") == "assistant"
+            and isinstance(value.get("content"), list)
+            and "model" in value
+            and "stop_reason" in value
+        )
+    messages = value.get("messages")
+    if not isinstance(messages, list):
+        return False
+    marked = (
+        any(k in value for k in _REQUEST_MARKERS)
+        or _tools_look_anthropic(value.get("tools"))
+        or (str(value.get("model", "")).startswith("claude") and "max_tokens" in value)
+    )
+    return _messages_look_anthropic(messages, need_blocks=not marked)
+
+
+# -- reading ----------------------------------------------------------------------------
+
+
+def read_message(m: Any, reader: AnthropicReader, path: str) -> Message:
+    """One wire message (``{"role", "content", ...}``) of a request body."""
+    if not isinstance(m, dict):
+        raise reader.error("a message must be an object", path)
+    role = m.get("role")
+    if role not in ("user", "assistant"):
+        raise reader.error(f"role must be 'user' or 'assistant', not {role!r}", f"{path}.role")
+    if "content" not in m:
+        raise reader.error('a message needs "content"', path)
+    content, calls = reader.content(m["content"], f"{path}.content", calls_out=role == "assistant")
+    rest = {k: v for k, v in m.items() if k not in ("role", "content")}
+    return Message(role, content, tool_calls=calls, metadata=rest)
+
+
+def _read_response(value: dict[str, Any], reader: AnthropicReader) -> Conversation:
+    content, calls = reader.content(value.get("content"), "$.content", calls_out=True)
+    id_ = value.get("id")
+    if id_ is not None and not isinstance(id_, str):
+        raise reader.error("id must be a string", "$.id")
+    raw_usage = value.get("usage")
+    usage = read_usage(raw_usage, reader, "$.usage") if raw_usage is not None else None
+    skip = ("id", "type", "role", "content") + (("usage",) if usage is not None else ())
+    meta = {k: v for k, v in value.items() if k not in skip}
+    message = Message(
+        "assistant", content, id=id_, tool_calls=calls, usage=usage, response_metadata=meta
+    )
+    return Conversation((message,), NAME, {"type": "message"})
+
+
+def read(value: Any, ctx: Context) -> list[Conversation]:
+    """A request body, a response, or a list of messages -> one conversation."""
+    reader = AnthropicReader(ctx)
+    if isinstance(value, list):
+        messages = [read_message(m, reader, f"$[{i}]") for i, m in enumerate(value)]
+        return [Conversation(tuple(messages), NAME)]
+    if not isinstance(value, dict):
+        raise ctx.error("not an Anthropic request body or response")
+    if value.get("type") == "message":
+        return [_read_response(value, reader)]
+    raw = value.get("messages")
+    if not isinstance(raw, list):
+        raise ctx.error('"messages" must be an array', "$.messages")
+    out: list[Message] = []
+    system = value.get("system")
+    if system is not None:
+        if not isinstance(system, (str, list)):
+            raise ctx.error("system must be a string or an array of text blocks", "$.system")
+        content, _ = reader.content(system, "$.system", calls_out=False)
+        out.append(Message("system", content))
+    out.extend(read_message(m, reader, f"$.messages[{i}]") for i, m in enumerate(raw))
+    meta = {k: v for k, v in value.items() if k != "messages" and (k != "system" or v is None)}
+    return [Conversation(tuple(out), NAME, meta)]
+
+
+# -- writing ----------------------------------------------------------------------------
+
+_PARAMS = frozenset(
+    {
+        "model",
+        "max_tokens",
+        "temperature",
+        "top_p",
+        "top_k",
+        "stop_sequences",
+        "stream",
+        "thinking",
+        "container",
+        "mcp_servers",
+        "context_management",
+        "anthropic_version",
+        "anthropic_beta",
+        "betas",
+        "output_format",
+        "output_config",
+    }
+)
+_GEMINI_CONFIG = {
+    "temperature": "temperature",
+    "topP": "top_p",
+    "top_p": "top_p",
+    "topK": "top_k",
+    "top_k": "top_k",
+    "maxOutputTokens": "max_tokens",
+    "max_output_tokens": "max_tokens",
+    "stopSequences": "stop_sequences",
+    "stop_sequences": "stop_sequences",
+}
+_TOOL_CHOICE = {"auto": {"type": "auto"}, "none": {"type": "none"}, "required": {"type": "any"}}
+
+
+def _tools(tools: Any, losses: Losses) -> list[Any]:
+    out: list[Any] = []
+    for tool in tools if isinstance(tools, list) else [tools]:
+        if _tools_look_anthropic([tool]):
+            out.append(tool)
+            continue
+        found, other = foreign_tools([tool])
+        for f in found:
+            t: dict[str, Any] = {"name": f.name}
+            if f.description:
+                t["description"] = f.description
+            t["input_schema"] = f.schema or {"type": "object", "properties": {}}
+            out.append(t)
+        for o in other:
+            kind = o.get("type") if isinstance(o, dict) else None
+            losses.add(f"built-in tool {kind or o!r}", "the request tools")
+    return out
+
+
+def _request_fields(meta: dict[str, Any], losses: Losses) -> dict[str, Any]:
+    """Request fields of another format, in Anthropic's names where there is one."""
+    out: dict[str, Any] = {}
+    for key, v in meta.items():
+        if key in _PARAMS:
+            out[key] = v
+        elif key in ("max_completion_tokens", "max_output_tokens"):
+            out["max_tokens"] = v
+        elif key == "stop":
+            out["stop_sequences"] = [v] if isinstance(v, str) else v
+        elif key == "tools":
+            out["tools"] = _tools(v, losses)
+        elif key == "tool_choice" and isinstance(v, str) and v in _TOOL_CHOICE:
+            out["tool_choice"] = _TOOL_CHOICE[v]
+        elif key == "tool_choice" and isinstance(v, dict) and v.get("type") in ("auto", "any"):
+            out["tool_choice"] = v
+        elif key == "tool_choice" and isinstance(v, dict) and isinstance(v.get("function"), dict):
+            out["tool_choice"] = {"type": "tool", "name": v["function"].get("name")}
+        elif key == "metadata" and isinstance(v, dict) and set(v) <= {"user_id"}:
+            out["metadata"] = v
+        elif key in ("generationConfig", "generation_config") and isinstance(v, dict):
+            for gk, gv in v.items():
+                if gk in _GEMINI_CONFIG:
+                    out[_GEMINI_CONFIG[gk]] = gv
+                else:
+                    losses.add(f"generation setting {gk!r}", "the request")
+        else:
+            losses.add(f"request field {key!r}", "the request")
+    return out
+
+
+def _message_losses(m: Message, where: str, losses: Losses, *, response: bool) -> None:
+    if m.id is not None and not response:
+        losses.add("message id", where)
+    if m.name is not None and m.role != "tool":
+        losses.add("participant name", where)
+    if not response:
+        if m.usage is not None:
+            losses.add("usage", where)
+        if m.response_metadata:
+            losses.add("response metadata", where)
+    if m.artifacts:
+        losses.add("tool artifacts", where)
+
+
+def _system(messages: list[Message], writer: AnthropicWriter) -> str | list[Any]:
+    if len(messages) == 1 and isinstance(messages[0].content, str):
+        return messages[0].content
+    blocks: list[Any] = []
+    for m in messages:
+        if isinstance(m.content, str):
+            blocks.append({"type": "text", "text": m.content})
+            continue
+        for b in m.content:
+            wire = writer.block(b, "the system prompt")
+            if wire is not None and wire.get("type") == "text":
+                blocks.append(wire)
+            elif wire is not None:
+                writer.losses.add(f"{wire.get('type')} block in the system prompt", "system")
+    return blocks
+
+
+def _response(conv: Conversation, m: Message, writer: AnthropicWriter) -> dict[str, Any]:
+    where = message_where(0)
+    _message_losses(m, where, writer.losses, response=True)
+    out: dict[str, Any] = {k: v for k, v in conv.metadata.items() if k != "type"}
+    if m.id is not None:
+        out["id"] = m.id
+    out.update(type="message", role="assistant")
+    meta = dict(m.response_metadata)
+    if "model" in meta:
+        out["model"] = meta.pop("model")
+    content = writer.content(m, where)
+    out["content"] = [{"type": "text", "text": content}] if isinstance(content, str) else content
+    out.update(meta)
+    if m.usage is not None:
+        out["usage"] = write_usage(m.usage)
+    if m.metadata:
+        writer.losses.add("message metadata", where)
+    return out
+
+
+def write(conversations: Sequence[Conversation], ctx: Context) -> bytes:
+    """One conversation as a request body (or a response, if it was read from one)."""
+    conv = conversations[0]
+    losses = Losses(ctx)
+    writer = AnthropicWriter(losses, trusted=conv.format in _FAMILY)
+    messages, _ = pair_tool_ids(conv.messages, sanitize=True)
+    if (
+        conv.metadata.get("type") == "message"
+        and len(messages) == 1
+        and messages[0].role == "assistant"
+    ):
+        body = _response(conv, messages[0], writer)
+    else:
+        body = _request(conv, messages, writer)
+    losses.flush()
+    return json_bytes(body, pretty=True)
+
+
+def _request(conv: Conversation, messages: list[Message], writer: AnthropicWriter) -> dict:
+    losses = writer.losses
+    own = conv.format == NAME
+    body: dict[str, Any] = (
+        dict(conv.metadata) if own else _request_fields(dict(conv.metadata), losses)
+    )
+    system: list[Message] = []
+    turns: list[tuple[str, Any]] = []
+    extras: dict[int, dict[str, Any]] = {}
+    for i, m in enumerate(messages):
+        where = message_where(i)
+        if m.role == "system":
+            if turns:
+                losses.add("system message moved to the top-level system prompt", where)
+            system.append(m)
+            continue
+        _message_losses(m, where, losses, response=False)
+        if m.metadata:
+            if own:
+                extras[len(turns)] = m.metadata
+            else:
+                losses.add("message metadata", where)
+        turns.append(("assistant" if m.role == "assistant" else "user", writer.content(m, where)))
+    if system:
+        body["system"] = _system(system, writer)
+    wire = merge_turns(turns)
+    if extras and len(wire) == len(turns):  # nothing merged: message fields go back in place
+        for index, fields in extras.items():
+            wire[index] = {**fields, **wire[index]}
+    body["messages"] = wire
+    return body
+
+
+FORMAT = Format(
+    name=NAME,
+    description="Anthropic Messages API request body or Message response (JSON)",
+    sniff=sniff,
+    read=read,
+    write=write,
+    cannot_carry=(
+        "system messages after the first turn (moved to the top), message ids, names, "
+        "metadata; usage and stop reason except in a response; audio and video; reasoning "
+        "without an Anthropic signature; other providers' built-in tool blocks"
+    ),
+)
