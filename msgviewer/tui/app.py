@@ -1,0 +1,94 @@
+"""``MsgViewerApp``: the Textual app. It opens files (or the bundled sample) on ``MainScreen``.
+
+Global keys (help, palette, quit, theme) live here; everything about a conversation lives in
+the screen and its widgets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import partial
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from ..formats import Conversation
+from .session import Session
+
+
+class MsgViewerApp(App[int]):
+    """Look inside LLM conversations: tree, detail, tool links, usage, search, follow."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "msgviewer"
+
+    BINDINGS: list[BindingType] = [
+        Binding("question_mark,f1", "help", "Help", id="help"),
+        Binding("q", "quit", "Quit", id="quit"),
+    ]
+    """Help and quit; ctrl+p opens the command palette with every action."""
+
+    def __init__(
+        self,
+        paths: Sequence[str] | None = None,
+        *,
+        follow: bool = False,
+        format: str | None = None,
+        conversations: Sequence[Conversation] | None = None,
+    ) -> None:
+        """Open ``paths`` (the bundled sample if none), or already-loaded ``conversations``."""
+        super().__init__()
+        self.paths = list(paths or [])
+        self.follow = follow
+        self.format = format
+        self.conversations = conversations
+
+    def get_default_screen(self) -> Screen:
+        from .screens.main import MainScreen
+
+        session = None
+        if self.conversations is not None:
+            session = Session.from_conversations(self.conversations)
+        return MainScreen(self.paths, format=self.format, follow=self.follow, session=session)
+
+    @property
+    def main_screen(self):  # type: ignore[no-untyped-def]
+        """The working screen (under any help or usage screen on top of it)."""
+        from .screens.main import MainScreen
+
+        return next(s for s in self.screen_stack if isinstance(s, MainScreen))
+
+    def action_help(self) -> None:
+        from .screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """Every key's action as a palette command, plus the filter presets and themes."""
+        from .keys import commands
+        from .screens.filter import PRESETS
+
+        yield from super().get_system_commands(screen)
+        try:
+            main = self.main_screen
+        except StopIteration:
+            return
+        for group, binding in commands():
+            if group.target == "app":
+                continue
+            target = main if group.target == "screen" else main.tree
+            key = self.get_key_display(Binding(binding.key.split(",")[0], ""))
+            yield SystemCommand(
+                binding.description,
+                f"{group.title} · key {key}",
+                partial(self._run_on, target, binding.action),
+            )
+        for name, flt in PRESETS.items():
+            yield SystemCommand(
+                f"Filter: {name}", "Show only these in the tree", partial(main.apply_filter, flt)
+            )
+
+    def _run_on(self, target, action: str) -> None:  # type: ignore[no-untyped-def]
+        self.call_later(target.run_action, action)

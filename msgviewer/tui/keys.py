@@ -1,0 +1,56 @@
+"""Every key of the app in one place, for the help screen and the command palette.
+
+Both are generated from the widgets' own ``BINDINGS``, so a new binding appears in the help
+screen and the palette without being listed twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+
+@dataclass(frozen=True)
+class KeyGroup:
+    """A titled set of bindings and the node (``"app"``, ``"screen"``, ``"tree"``) running them."""
+
+    title: str
+    target: str
+    bindings: tuple[Binding, ...]
+
+
+def _bindings(cls: type) -> tuple[Binding, ...]:
+    out = []
+    for b in getattr(cls, "BINDINGS", []):
+        if isinstance(b, Binding):
+            out.append(b)
+        else:  # a (key, action, description) tuple
+            out.append(Binding(*b))
+    return tuple(out)
+
+
+def key_groups() -> list[KeyGroup]:
+    """The app's key groups, in the order the help screen shows them."""
+    from .app import MsgViewerApp
+    from .screens.main import MainScreen
+    from .screens.usage import UsageScreen
+    from .widgets.conversation_tree import ConversationTree
+
+    return [
+        KeyGroup("Moving in the tree", "tree", _bindings(ConversationTree)),
+        KeyGroup("Search, filter, views", "screen", _bindings(MainScreen)),
+        KeyGroup("Usage view", "usage", _bindings(UsageScreen)),
+        KeyGroup("Anywhere", "app", _bindings(MsgViewerApp)),
+    ]
+
+
+def commands() -> Iterator[tuple[KeyGroup, Binding]]:
+    """(group, binding) for every binding that makes sense as a palette command."""
+    for group in key_groups():
+        if group.target == "usage":
+            continue
+        for binding in group.bindings:
+            if binding.description and binding.action not in ("command_palette",):
+                yield group, binding

@@ -1,0 +1,359 @@
+"""What each tree row says: one line per row, as (text, style name) pieces.
+
+Headless: the tree widget maps style names (``role-user``, ``dim``, ``error``...) to theme
+styles. Every piece of file text here has been through ``printable``/``one_line``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from ..core.message import Message
+from . import fmt
+from .media import is_media, media_info
+from .safe import line_text, one_line
+from .tree_model import (
+    ARTIFACT,
+    BLOCK,
+    CALL,
+    CONV,
+    INVALID,
+    LINE,
+    MORE,
+    MSG,
+    Row,
+    TreeModel,
+    block_lines,
+)
+
+try:
+    from ..core.tokens import count_tokens_approximately
+except ImportError:  # an older core without estimates: show exact counts only
+    count_tokens_approximately = None  # type: ignore[assignment]
+
+Piece = tuple[str, str]
+
+ROLE_GLYPHS = {"system": "■", "user": "\u276f", "assistant": "◆", "tool": "▣"}
+"""One glyph per role, beside its colour, so roles read apart without colour too."""
+
+SUMMARY_CHARS = 160
+
+
+def compact_json(value: Any, limit: int = SUMMARY_CHARS) -> str:
+    """A JSON value on one line (orjson escapes control characters inside strings)."""
+    try:
+        text = orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        text = repr(value)
+    return one_line(text, limit)
+
+
+def call_signature(name: str | None, args: Any, limit: int = SUMMARY_CHARS) -> str:
+    """``read_file(path="src/x.py", n=3)``: a call the way it reads in code."""
+    if isinstance(args, dict):
+        parts = []
+        for key, value in args.items():
+            shown = compact_json(value, 60) if not isinstance(value, str) else None
+            if shown is None:
+                shown = compact_json(one_line(value, 60), 62)
+            parts.append(f"{one_line(str(key), 40)}={shown}")
+        inner = ", ".join(parts)
+    else:
+        inner = one_line(str(args or ""), limit)
+    return one_line(f"{one_line(name or '?', 60)}({inner})", limit)
+
+
+def message_summary(message: Message) -> str:
+    """A one-line summary of what a message says or does."""
+    text = message.text
+    if text.strip():
+        return one_line(text, SUMMARY_CHARS)
+    for block in message.blocks:
+        t = block.type
+        if t == "tool_result":
+            return "result: " + one_line(_result_text(block), SUMMARY_CHARS)
+        if t == "reasoning":
+            return (
+                "(reasoning) " + one_line(block.text, SUMMARY_CHARS)
+                if block.text
+                else ("(reasoning)")
+            )
+        if t in ("tool_call", "server_tool_call"):
+            return call_signature(block.name, block.args)
+        if is_media(block):
+            return media_label(block)
+        if t == "error":
+            return "error: " + one_line(block.message)
+        if t == "unknown":
+            return f"({one_line(block.kind, 40)})"
+    if message.tool_calls:
+        return ", ".join(call_signature(c.name, c.args, 60) for c in message.tool_calls[:3])
+    return "(empty)"
+
+
+def _result_text(block: Any) -> str:
+    content = block.content
+    if isinstance(content, str):
+        return content
+    texts = [b.text for b in content if getattr(b, "type", None) == "text"]
+    return " ".join(texts) if texts else f"{len(content)} blocks"
+
+
+def media_label(block: Any) -> str:
+    """``image png 160x96 · 3.1 kB`` / ``file application/pdf · file id file_01...``."""
+    info = media_info(block)
+    parts = [info.mime_type or "unknown type"]
+    if info.dimensions:
+        parts.append(f"{info.dimensions[0]}\u00d7{info.dimensions[1]}")
+    if info.size is not None:
+        parts.append(fmt.size(info.size))
+    else:
+        parts.append(info.source)
+    if info.filename:
+        parts.append(info.filename)
+    return one_line(" · ".join(parts), SUMMARY_CHARS)
+
+
+def reasoning_flags(block: Any) -> list[str]:
+    flags = []
+    if block.signature:
+        flags.append("signed")
+    if block.redacted:
+        flags.append("redacted")
+    if block.data and not block.redacted:
+        flags.append("encrypted")
+    return flags
+
+
+class RowLabels:
+    """Builds the pieces of each row from the model and the session's analyses."""
+
+    def __init__(self, model: TreeModel) -> None:
+        self.model = model
+        self.index_width = max(
+            (len(str(len(c.messages) - 1)) for c in model.session.convs), default=1
+        )
+
+    def left_right(self, row: Row) -> tuple[list[Piece], list[Piece]]:
+        """The pieces on the left (tree, summary) and on the right (badges) of a row."""
+        kind = row[0]
+        if kind == CONV:
+            return self._conv(row), []
+        if kind == MSG:
+            return self._message(row)
+        if kind == BLOCK:
+            return self._block(row)
+        if kind == CALL:
+            return self._call(row)
+        if kind == INVALID:
+            return self._invalid(row), []
+        if kind == ARTIFACT:
+            return self._artifact(row), []
+        if kind == LINE:
+            return self._line(row), []
+        if kind == MORE:
+            return self._more(row), []
+        return [("?", "dim")], []
+
+    # -- pieces -------------------------------------------------------------------------------
+
+    def _arrow(self, row: Row) -> Piece:
+        model = self.model
+        if not model.expandable(row):
+            return ("  ", "dim")
+        return ("▾ " if model.is_expanded(row) else "▸ ", "arrow")
+
+    def _indent(self, row: Row) -> str:
+        return "  " * row[5]
+
+    def _conv(self, row: Row) -> list[Piece]:
+        data = self.model.session.convs[row[1]]
+        conv = data.conversation
+        title = one_line(conv.title, 80) if conv.title else f"Conversation {row[1] + 1}"
+        return [
+            self._arrow(row),
+            (title, "conv"),
+            (f"  {fmt.plural(len(conv.messages), 'message')} · {conv.format}", "dim"),
+        ]
+
+    def _message(self, row: Row) -> tuple[list[Piece], list[Piece]]:
+        _, c, m, _, _, _ = row
+        message = self.model.message(c, m)
+        role = message.role
+        data = self.model.session.convs[c]
+        left: list[Piece] = [
+            (self._indent(row), ""),
+            self._arrow(row),
+            (f"{m:>{self.index_width}} ", "index"),
+            (f"{ROLE_GLYPHS[role]} {role:<10}", f"role-{role}"),
+        ]
+        if message.name and role != "tool":
+            left.append((one_line(message.name, 30) + " ", "dim"))
+        right: list[Piece] = []
+        links = data.links
+        if role == "tool":
+            left.append((one_line(message.name or "tool", 30) + " ", "call"))
+            if links is not None:
+                right.extend(self._result_badge(links, m, None))
+            elif message.is_error:
+                right.append(("✗ error", "error"))
+        left.append((message_summary(message), "summary" if role != "system" else "dim"))
+        calls = len(message.tool_calls) + len(message.invalid_tool_calls)
+        if calls:
+            right.append(self._calls_badge(data, m, calls))
+        right.append(self._tokens(message))
+        return left, right
+
+    def _calls_badge(self, data: Any, m: int, n: int) -> Piece:
+        links = data.links
+        style = "call"
+        if links is not None:
+            statuses = {links.status(ref) for ref in links.calls_in(m) if not ref.server}
+            if "error" in statuses:
+                style = "error"
+            elif "unanswered" in statuses:
+                style = "warn"
+            else:
+                style = "ok"
+        return (f"⚒{n} ", style)
+
+    def _result_badge(self, links: Any, m: int, block: int | None) -> list[Piece]:
+        for ref in links.results_in(m):
+            if ref.block_index == block:
+                call = links.call_of(ref)
+                if call is None:
+                    return [("↩ no call ", "warn")]
+                style = "error" if ref.is_error else "ok"
+                mark = "✗" if ref.is_error else "↩"
+                return [(f"{mark} #{call.message_index} ", style)]
+        return []
+
+    def _tokens(self, message: Message) -> Piece:
+        # A message's own size: the output tokens a model reported for it, else an estimate.
+        usage = message.usage
+        if usage is not None and usage.output_tokens:
+            return (f"{fmt.tokens(usage.output_tokens):>6}", "tokens")
+        if count_tokens_approximately is None:
+            return ("", "dim")
+        return (f"{'~' + fmt.tokens(count_tokens_approximately([message])):>6}", "dim")
+
+    def _block(self, row: Row) -> tuple[list[Piece], list[Piece]]:
+        _, c, m, b, _, _ = row
+        message = self.model.message(c, m)
+        block = message.blocks[b]
+        t = block.type
+        left: list[Piece] = [(self._indent(row), ""), self._arrow(row)]
+        right: list[Piece] = []
+        links = self.model.session.convs[c].links
+        if t == "text":
+            left.append(("text ", "kind"))
+            left.append((one_line(block.text, SUMMARY_CHARS), "summary"))
+            if block.citations:
+                right.append((f"{fmt.plural(len(block.citations), 'citation')} ", "dim"))
+        elif t == "reasoning":
+            flags = reasoning_flags(block)
+            left.append(("reasoning ", "reasoning"))
+            if flags:
+                left.append(("[" + ", ".join(flags) + "] ", "dim"))
+            left.append((one_line(block.text, SUMMARY_CHARS) if block.text else "", "reasoning"))
+        elif t in ("tool_call", "server_tool_call"):
+            label = "⚒ " if t == "tool_call" else "⚒ server "
+            left.append((label, "call"))
+            left.append((call_signature(block.name, block.args), "summary"))
+            if links is not None:
+                right.extend(self._call_status(links, m, b, None, server=t != "tool_call"))
+        elif t in ("tool_result", "server_tool_result"):
+            name = "output" if message.role == "tool" else t.replace("_", " ")
+            left.append((name + " ", "kind"))
+            lines = block_lines(block)
+            if t == "server_tool_result":
+                left.append((compact_json(block.content), "summary"))
+            elif message.role != "tool":
+                left.append((one_line(_result_text(block), SUMMARY_CHARS), "summary"))
+            if lines and len(lines) > 1:
+                right.append((fmt.plural(len(lines), "line") + " ", "dim"))
+            if links is not None and message.role != "tool":
+                right.extend(self._result_badge(links, m, b))
+        elif is_media(block):
+            left.append((f"{t} ", "media"))
+            left.append((media_label(block), "summary"))
+        elif t == "error":
+            left.append(("error ", "error"))
+            left.append((one_line(block.message), "summary"))
+        elif t == "citation":
+            left.append(("citation ", "kind"))
+            left.append((one_line(block.title or block.url or "", 100), "summary"))
+        elif t == "unknown":
+            left.append((f"unknown:{one_line(block.kind, 40)} ", "warn"))
+            left.append((compact_json(block.data), "dim"))
+        else:
+            left.append((f"{t} ", "kind"))
+            left.append((compact_json(getattr(block, "args", None) or ""), "dim"))
+        return left, right
+
+    def _call_status(
+        self, links: Any, m: int, block: int | None, call_index: int | None, *, server: bool
+    ) -> list[Piece]:
+        for ref in links.calls_in(m):
+            if ref.block_index == block and ref.call_index == call_index and not ref.invalid:
+                result = links.result_of(ref)
+                if result is None:
+                    return [("… no result ", "warn")]
+                if result.is_error:
+                    return [(f"✗ #{result.message_index} ", "error")]
+                return [(f"✓ #{result.message_index} ", "ok")]
+        return []
+
+    def _call(self, row: Row) -> tuple[list[Piece], list[Piece]]:
+        _, c, m, k, _, _ = row
+        call = self.model.message(c, m).tool_calls[k]
+        left: list[Piece] = [
+            (self._indent(row), ""),
+            self._arrow(row),
+            ("⚒ ", "call"),
+            (call_signature(call.name, call.args), "summary"),
+        ]
+        right: list[Piece] = []
+        data = self.model.session.convs[c]
+        members = data.nested.get((m, k))
+        if members:
+            right.append((f"sub-agent · {fmt.plural(len(members), 'message')} ", "dim"))
+        if data.links is not None:
+            right.extend(self._call_status(data.links, m, None, k, server=False))
+        return left, right
+
+    def _invalid(self, row: Row) -> list[Piece]:
+        call = self.model.message(row[1], row[2]).invalid_tool_calls[row[3]]
+        return [
+            (self._indent(row), ""),
+            ("  ", ""),
+            ("⚠ invalid call ", "error"),
+            (one_line(f"{call.name or '?'}: {call.args or ''}", SUMMARY_CHARS), "summary"),
+        ]
+
+    def _artifact(self, row: Row) -> list[Piece]:
+        artifact = self.model.message(row[1], row[2]).artifacts[row[3]]
+        return [
+            (self._indent(row), ""),
+            ("  ", ""),
+            ("◇ artifact ", "kind"),
+            (compact_json(artifact), "dim"),
+        ]
+
+    def _line(self, row: Row) -> list[Piece]:
+        _, c, m, b, n, _ = row
+        message = self.model.message(c, m)
+        block = message.blocks[b]
+        lines = block_lines(block)
+        text = lines[n] if n < len(lines) else ""
+        style = "reasoning" if block.type == "reasoning" else "line"
+        return [(self._indent(row), ""), ("│ ", "gutter"), (line_text(text) or " ", style)]
+
+    def _more(self, row: Row) -> list[Piece]:
+        return [
+            (self._indent(row), ""),
+            ("… ", "gutter"),
+            (f"{fmt.plural(row[4], 'more line')} in the detail pane", "dim"),
+        ]

@@ -1,0 +1,122 @@
+"""Reading files into a ``Session`` (headless: run in a worker thread) and following them.
+
+``load_session`` reports its phases through a plain callback and stops early when a flag with
+``is_set()`` (a ``threading.Event`` will do) is set, so it knows nothing of Textual.
+``Follower`` re-reads a growing file when it changes, waiting for a half-written last line
+instead of reporting it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from importlib import resources
+from pathlib import Path
+
+from ..core.errors import FormatError
+from ..formats import Conversation, loads
+from ..formats.io import read_bytes
+from . import fmt
+from .session import CancelFlag, Session
+
+SAMPLE_NAME = "demo-agent-run.json"
+
+Progress = Callable[[str], None]
+
+
+class Cancelled(Exception):
+    """The load was cancelled (the app is closing)."""
+
+
+def sample_path() -> str:
+    """Path of the bundled sample ``msgviewer`` opens with no file (inside the package)."""
+    return str(resources.files("msgviewer") / "samples" / SAMPLE_NAME)
+
+
+def load_session(
+    paths: Sequence[str],
+    *,
+    format: str | None = None,
+    progress: Progress | None = None,
+    cancel: CancelFlag | None = None,
+) -> Session:
+    """Read every file in ``paths`` (the bundled sample if none) into one session.
+
+    Raises ``FormatError`` (with file, line and JSON path) for a file that cannot be read.
+    """
+    say = progress or (lambda _: None)
+    files = list(paths) or [sample_path()]
+    conversations: list[Conversation] = []
+    for path in files:
+        if cancel is not None and cancel.is_set():
+            raise Cancelled
+        name = os.path.basename(path) if path != "-" else "standard input"
+        size = _size(path)
+        say(f"Reading {name}" + (f" ({fmt.size(size)})" if size else "") + "…")
+        data, shown = read_bytes(path)
+        say(f"Parsing {name} ({fmt.size(len(data))})…")
+        conversations.extend(_loads_named(data, format, shown))
+    say("Building the tree…")
+    session = Session.from_conversations(conversations, path=files[0] if paths else None)
+    if format:
+        session.format = format
+    return session
+
+
+def _loads_named(data: bytes, format: str | None, name: str) -> list[Conversation]:
+    try:
+        return loads(data, format=format)
+    except FormatError as exc:
+        raise exc.located(file=name) from None
+
+
+def _size(path: str) -> int | None:
+    try:
+        return Path(path).stat().st_size if path != "-" else None
+    except OSError:
+        return None
+
+
+class Follower:
+    """Watches one file and re-reads it when it grows (a live session log).
+
+    Only complete lines are read: a last line still being written is left for the next poll.
+    """
+
+    def __init__(self, path: str, format: str | None = None) -> None:
+        self.path = path
+        self.format = format
+        self._seen: tuple[int, int] | None = self._stamp()
+
+    def _stamp(self) -> tuple[int, int] | None:
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return st.st_size, st.st_mtime_ns
+
+    def changed(self) -> bool:
+        """True when the file's size or time changed since the last read."""
+        return self._stamp() != self._seen
+
+    def read(self) -> list[Conversation] | None:
+        """The file's conversations now, or None if it is unchanged or mid-write."""
+        stamp = self._stamp()
+        if stamp is None or stamp == self._seen:
+            return None
+        data = Path(self.path).read_bytes()
+        complete = data
+        if data.rstrip(b" \t\r") and not data.endswith(b"\n"):
+            cut = data.rfind(b"\n")
+            complete = data[: cut + 1] if cut != -1 else b""
+        if not complete.strip():
+            return None
+        try:
+            conversations = loads(complete, format=self.format)
+        except FormatError:
+            try:  # a single JSON document that is being rewritten: try the whole file
+                conversations = loads(data, format=self.format)
+            except FormatError:
+                return None  # mid-write: wait for the next change
+        self._seen = stamp
+        return conversations

@@ -1,0 +1,70 @@
+"""``HelpScreen``: every key of the app, generated from the bindings themselves."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ..keys import key_groups
+
+ABOUT = (
+    "msgviewer shows LLM conversations: the tree on the left (conversations, messages, content "
+    "blocks), the selected node in full on the right. Tool calls show whether they were "
+    "answered; t jumps between a call and its result. Every action is also in the command "
+    "palette (ctrl+p)."
+)
+
+
+class HelpScreen(ModalScreen[None]):
+    """The list of keys; any of escape, q, ? or F1 closes it."""
+
+    BINDINGS = [Binding("escape,q,question_mark,f1", "close", "Close")]
+    """Close the help screen."""
+
+    DEFAULT_CSS = """
+    HelpScreen {
+        align: center middle;
+        & > VerticalScroll {
+            width: 84; height: 90%; padding: 0 2;
+            border: round $primary; background: $surface;
+            border-title-style: bold;
+        }
+        .about { color: $text-muted; margin: 1 0; }
+    }
+    """
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll() as scroll:
+            scroll.border_title = "Keys"
+            scroll.border_subtitle = "escape closes"
+            yield Static(ABOUT, classes="about", markup=False)
+            for group in key_groups():
+                yield Static(self._table(group.title, group.bindings))
+
+    def _table(self, title: str, bindings: tuple[Binding, ...]) -> Table:
+        table = Table(
+            title=Text(title, style="bold"),
+            title_justify="left",
+            box=None,
+            show_header=False,
+            padding=(0, 2),
+            expand=True,
+        )
+        table.add_column("keys", style="bold", width=26, no_wrap=True)
+        table.add_column("action")
+        for binding in bindings:
+            if not binding.description:
+                continue
+            keys = " ".join(
+                self.app.get_key_display(Binding(k, "")) for k in binding.key.split(",")
+            )
+            table.add_row(keys, binding.tooltip or binding.description)
+        return table
+
+    def action_close(self) -> None:
+        self.dismiss(None)

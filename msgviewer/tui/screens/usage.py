@@ -1,0 +1,132 @@
+"""``UsageScreen``: token totals, a breakdown by model, and a chart of every turn.
+
+Counts come from the core's ``usage_totals``; turns without usage in the file are estimated
+there and marked approximate (≈) here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Sparkline, Static
+
+from ...core.usage import Usage
+from .. import fmt
+from ..safe import printable
+from ..session import Session
+from ..widgets.turn_chart import TurnChart
+
+_COLUMNS = ("input", "output", "cache read", "cache write", "reasoning", "total")
+
+
+def _numbers(usage: Usage) -> list[str]:
+    return [
+        f"{n:,}"
+        for n in (
+            usage.input_tokens,
+            usage.output_tokens,
+            usage.cache_read_tokens,
+            usage.cache_write_tokens,
+            usage.reasoning_tokens,
+            usage.total_tokens,
+        )
+    ]
+
+
+def totals_table(totals: Any, turns: int, approximate: int) -> Table:
+    """The totals row, and by model, as one table."""
+    table = Table(box=None, padding=(0, 2), header_style="bold", expand=False)
+    table.add_column("", style="bold", no_wrap=True)
+    table.add_column("calls", justify="right")
+    for name in _COLUMNS:
+        table.add_column(name, justify="right")
+    for model, usage in sorted(totals.by_model.items(), key=lambda kv: -kv[1].total_tokens):
+        calls = sum(1 for t in totals.per_turn if (t.model or "unknown") == model)
+        table.add_row(Text(printable(model or "unknown")), str(calls or ""), *_numbers(usage))
+    label = Text("total")
+    if approximate:
+        label.append(" ≈", style="italic")
+    table.add_row(label, str(turns), *_numbers(totals.total), style="bold", end_section=True)
+    return table
+
+
+class UsageScreen(Screen[tuple[int, int] | None]):
+    """Where the tokens went; enter on a turn returns to the tree at that message."""
+
+    BINDINGS = [
+        Binding("escape,u,q", "close", "Back"),
+    ]
+    """Escape (or u) goes back to the conversation."""
+
+    DEFAULT_CSS = """
+    UsageScreen {
+        #usage-body { padding: 0 1; height: 1fr; }
+        #totals { height: auto; margin: 1 0; }
+        .caption { color: $text-muted; height: auto; }
+        #context-spark { height: 3; margin: 0 0 1 0; }
+        #context-spark > .sparkline--max-color { color: $warning; }
+        #context-spark > .sparkline--min-color { color: $primary 50%; }
+        #turns { height: 1fr; border-top: solid $panel; }
+    }
+    """
+
+    def __init__(self, session: Session, conv: int = 0) -> None:
+        super().__init__()
+        self.session = session
+        self.conv = conv
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False, icon="◆")
+        data = self.session.convs[self.conv]
+        totals = data.totals
+        with Vertical(id="usage-body"):
+            if totals is None:
+                note = (
+                    "Usage is still being worked out…"
+                    if not self.session.analysed
+                    else ("No usage totals: this version of the core has no usage_totals.")
+                )
+                yield Static(note, classes="caption")
+            else:
+                turns = totals.per_turn
+                approximate = sum(1 for t in turns if t.approximate)
+                yield Static(totals_table(totals, len(turns), approximate), id="totals")
+                caption = Text()
+                caption.append("Context per turn ", style="bold")
+                caption.append("(prompt tokens the model saw; ")
+                caption.append("█ context", style="blue")
+                caption.append(", ")
+                caption.append("█ added this turn", style="yellow")
+                caption.append(", ")
+                caption.append("█ output", style="green")
+                caption.append(")")
+                if approximate:
+                    caption.append(
+                        f"   ≈ {fmt.plural(approximate, 'turn')} estimated: the file has no "
+                        "usage for them",
+                        style="italic",
+                    )
+                yield Static(caption, classes="caption")
+                yield Sparkline([t.context_tokens for t in turns] or [0], id="context-spark")
+                yield TurnChart(turns, id="turns")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "usage"
+        chart = self.query(TurnChart)
+        if chart:
+            chart.first().focus()
+
+    @on(TurnChart.Chosen)
+    def _chosen(self, event: TurnChart.Chosen) -> None:
+        self.dismiss((self.conv, event.index))
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,140 @@
+"""What the app knows about the files it shows: conversations and the analyses of each.
+
+Headless (no Textual): built by the loader in a worker thread, read by every widget. The
+analyses (tool links, problems, usage) are filled in once, after the first paint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..core.blocks import MEDIA_TYPES
+from ..core.message import Message
+from ..formats import Conversation
+
+
+class CancelFlag(Protocol):
+    """Something long work checks to stop early (a ``threading.Event`` is one)."""
+
+    def is_set(self) -> bool: ...
+
+
+# Block categories the filter works on.
+TEXT, REASONING, TOOL_CALL, TOOL_RESULT, MEDIA, OTHER = (1, 2, 4, 8, 16, 32)
+CATEGORIES: dict[str, int] = {
+    "text": TEXT,
+    "reasoning": REASONING,
+    "tool_call": TOOL_CALL,
+    "tool_result": TOOL_RESULT,
+    "media": MEDIA,
+    "other": OTHER,
+}
+ALL_CATEGORIES = TEXT | REASONING | TOOL_CALL | TOOL_RESULT | MEDIA | OTHER
+
+_BLOCK_CATEGORY = {
+    "text": TEXT,
+    "reasoning": REASONING,
+    "tool_call": TOOL_CALL,
+    "server_tool_call": TOOL_CALL,
+    "tool_call_chunk": TOOL_CALL,
+    "tool_result": TOOL_RESULT,
+    "server_tool_result": TOOL_RESULT,
+    **{t: MEDIA for t in MEDIA_TYPES},
+}
+
+
+def block_category(block: Any, role: str) -> int:
+    """The filter category of a block (the text of a tool message counts as tool output)."""
+    if role == "tool":
+        return TOOL_RESULT
+    return _BLOCK_CATEGORY.get(block.type, OTHER)
+
+
+def message_categories(message: Message) -> int:
+    """The categories of everything a message holds, as a bit mask."""
+    if message.role == "tool":
+        return TOOL_RESULT
+    mask = 0
+    content = message.content
+    if type(content) is str:
+        mask = TEXT if content else 0
+    else:
+        for block in content:
+            mask |= _BLOCK_CATEGORY.get(block.type, OTHER)
+    if message.tool_calls or message.invalid_tool_calls:
+        mask |= TOOL_CALL
+    return mask
+
+
+@dataclass
+class ConvData:
+    """One conversation and what was worked out about it."""
+
+    conversation: Conversation
+    links: Any = None
+    """``ToolLinks`` once analysed."""
+    problems: list[Any] | None = None
+    """Lint ``Problem`` list once analysed."""
+    totals: Any = None
+    """``UsageTotals`` once analysed."""
+    top: Sequence[int] = ()
+    """Indexes of the messages shown at the top level, in order (sub-agent runs are not)."""
+    nested: dict[tuple[int, int], list[int]] = field(default_factory=dict)
+    """(message, tool call index) -> the sub-agent messages that call started."""
+
+    @property
+    def messages(self) -> tuple[Message, ...]:
+        return self.conversation.messages
+
+
+@dataclass
+class Session:
+    """The loaded files: conversations, where they came from, and their analyses."""
+
+    convs: list[ConvData]
+    path: str | None = None
+    format: str | None = None
+    analysed: bool = False
+
+    @classmethod
+    def from_conversations(
+        cls, conversations: Sequence[Conversation], path: str | None = None
+    ) -> Session:
+        """A session of ``conversations``, with sub-agent runs grouped under their calls."""
+        from .sidechains import group_sidechains
+
+        convs = []
+        for conv in conversations:
+            top, nested = group_sidechains(conv.messages)
+            convs.append(ConvData(conv, top=top, nested=nested))
+        fmt = conversations[0].format if conversations else None
+        return cls(convs, path=path, format=fmt)
+
+    @property
+    def message_count(self) -> int:
+        return sum(len(c.messages) for c in self.convs)
+
+    def analyse(self) -> None:
+        """Link tools, lint and total usage for every conversation (run once, off the UI)."""
+        from ..core.links import link_tools
+
+        lint = _optional("msgviewer.core.lint", "lint")
+        usage_totals = _optional("msgviewer.core.totals", "usage_totals")
+        for conv in self.convs:
+            msgs = conv.messages
+            conv.links = link_tools(msgs)
+            conv.problems = list(lint(msgs)) if lint else []
+            conv.totals = usage_totals(msgs) if usage_totals else None
+        self.analysed = True
+
+
+def _optional(module: str, name: str) -> Any:
+    """A core function that may not be there in every version of the core."""
+    import importlib
+
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError):
+        return None

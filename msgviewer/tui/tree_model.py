@@ -1,0 +1,402 @@
+"""The conversation tree as a flat list of visible rows (headless: no Textual).
+
+A row is a tuple ``(kind, conv, msg, idx, line, depth)``: conversations hold messages, messages
+hold content blocks, tool calls, invalid calls and artifacts; text-like blocks hold their lines;
+a call that started a sub-agent run holds that run's messages. Only visible rows exist.
+Expanding a node splices its children in after it and collapsing cuts them out, so the cost of a
+key press is the size of one message, never the size of the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from ..core.message import Message
+from .session import (
+    ALL_CATEGORIES,
+    TOOL_CALL,
+    TOOL_RESULT,
+    Session,
+    block_category,
+    message_categories,
+)
+
+CONV, MSG, BLOCK, CALL, INVALID, ARTIFACT, LINE, MORE = range(8)
+KIND_NAMES = ("conversation", "message", "block", "call", "invalid", "artifact", "line", "more")
+
+Row = tuple[int, int, int, int, int, int]
+Node = tuple[int, int, int, int]
+"""A row without its line number and depth: what expansion state is kept for."""
+
+MAX_LINES = 20
+"""Lines of a block shown in the tree; the detail pane shows the rest."""
+SHORT_OUTPUT = 8
+"""Tool output up to this many lines is expanded by default."""
+
+_LINE_BLOCKS = frozenset({"text", "reasoning", "tool_result", "error"})
+
+
+@dataclass(frozen=True)
+class Filter:
+    """Which roles and block categories are shown (``session`` category bits)."""
+
+    roles: frozenset[str] = frozenset({"system", "user", "assistant", "tool"})
+    categories: int = ALL_CATEGORIES
+
+    @property
+    def active(self) -> bool:
+        return len(self.roles) < 4 or self.categories != ALL_CATEGORIES
+
+
+def node_of(row: Row) -> Node:
+    return row[0], row[1], row[2], row[3]
+
+
+def block_text(block: Any) -> str:
+    """The readable text of a text-like block (what its line rows show)."""
+    t = block.type
+    if t == "text":
+        return block.text
+    if t == "reasoning":
+        return block.text
+    if t == "error":
+        return block.message
+    if t == "tool_result":
+        content = block.content
+        if isinstance(content, str):
+            return content
+        return "\n".join(b.text for b in content if getattr(b, "type", None) == "text")
+    return ""
+
+
+@lru_cache(maxsize=256)
+def _split(text: str) -> tuple[str, ...]:
+    return tuple(text.splitlines())
+
+
+def block_lines(block: Any) -> tuple[str, ...]:
+    """The lines of a text-like block (cached: the same block is drawn many times)."""
+    if block.type not in _LINE_BLOCKS:
+        return ()
+    return _split(block_text(block))
+
+
+class TreeModel:
+    """Visible rows of a session, and the expansion state behind them."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.filter = Filter()
+        self.rows: list[Row] = []
+        self._expanded: set[Node] = set()
+        self._collapsed: set[Node] = set()
+        self._masks: list[list[int]] | None = None
+        self.rebuild()
+
+    # -- structure --------------------------------------------------------------------------
+
+    @property
+    def multi(self) -> bool:
+        return len(self.session.convs) > 1
+
+    def message(self, conv: int, msg: int) -> Message:
+        return self.session.convs[conv].messages[msg]
+
+    def _direct_lines(self, message: Message) -> bool:
+        """A message that is one text block and nothing else shows its lines directly."""
+        content = message.content
+        return (
+            message.role != "tool"
+            and (type(content) is str or (len(content) == 1 and content[0].type == "text"))
+            and not message.tool_calls
+            and not message.invalid_tool_calls
+            and not message.artifacts
+        )
+
+    def expandable(self, row: Row) -> bool:
+        kind, c, m, i, _, _ = row
+        if kind == CONV:
+            return bool(self.session.convs[c].messages)
+        if kind == MSG:
+            message = self.message(c, m)
+            if self._direct_lines(message):
+                return len(_split(message.text)) > 1
+            return bool(
+                message.blocks
+                or message.tool_calls
+                or message.invalid_tool_calls
+                or message.artifacts
+            )
+        if kind == BLOCK:
+            return len(block_lines(self.message(c, m).blocks[i])) > 1
+        if kind == CALL:
+            return (m, i) in self.session.convs[c].nested
+        return False
+
+    def _default_expanded(self, node: Node) -> bool:
+        kind, c, m, i = node
+        if kind == CONV:
+            return c == 0 or not self.multi
+        if kind == BLOCK:
+            message = self.message(c, m)
+            block = message.blocks[i]
+            if block.type == "reasoning":
+                return False
+            if message.role == "tool" or block.type == "tool_result":
+                return len(block_lines(block)) <= SHORT_OUTPUT
+            return True
+        return False
+
+    def is_expanded(self, row: Row | Node) -> bool:
+        node = row[:4]
+        if node in self._expanded:
+            return True
+        if node in self._collapsed:
+            return False
+        return self._default_expanded(node)  # type: ignore[arg-type]
+
+    def _set_expanded(self, node: Node, value: bool) -> None:
+        default = self._default_expanded(node)
+        self._expanded.discard(node)
+        self._collapsed.discard(node)
+        if value != default:
+            (self._expanded if value else self._collapsed).add(node)
+
+    # -- rows ---------------------------------------------------------------------------------
+
+    def message_depth(self, conv: int, msg: int) -> int:
+        """Depth of a message row: sub-agent messages sit two levels under their call's message."""
+        base = 1 if self.multi else 0
+        parent = self._parent_message(conv, msg)
+        return base if parent is None else self.message_depth(conv, parent[0]) + 2
+
+    def _parent_message(self, conv: int, msg: int) -> tuple[int, int] | None:
+        nested = self.session.convs[conv].nested
+        if not nested:
+            return None
+        for key, members in nested.items():
+            if msg in members:
+                return key
+        return None
+
+    def _message_visible(self, conv: int, msg: int) -> bool:
+        f = self.filter
+        if not f.active:
+            return True
+        message = self.message(conv, msg)
+        if message.role not in f.roles:
+            return False
+        mask = self._mask(conv, msg)
+        return mask == 0 or bool(mask & f.categories)
+
+    def _mask(self, conv: int, msg: int) -> int:
+        if self._masks is None:
+            # Computed once, the first time a filter is set: one pass over the messages.
+            self._masks = [[message_categories(m) for m in c.messages] for c in self.session.convs]
+        masks = self._masks[conv]
+        if len(masks) <= msg:  # messages appended while following
+            messages = self.session.convs[conv].messages
+            masks.extend(message_categories(m) for m in messages[len(masks) :])
+        return masks[msg]
+
+    def _message_rows(self, conv: int, msgs: Iterable[int], depth: int) -> list[Row]:
+        out: list[Row] = []
+        expanded, collapsed = self._expanded, self._collapsed
+        filtering = self.filter.active
+        for m in msgs:
+            if filtering and not self._message_visible(conv, m):
+                continue
+            out.append((MSG, conv, m, 0, 0, depth))
+            node = (MSG, conv, m, 0)
+            if node in expanded and node not in collapsed:
+                out.extend(self._children((MSG, conv, m, 0, 0, depth)))
+        return out
+
+    def _children(self, row: Row) -> list[Row]:
+        kind, c, m, i, _, depth = row
+        d = depth + 1
+        if kind == CONV:
+            return self._message_rows(c, self.session.convs[c].top, d)
+        if kind == BLOCK:
+            return self._line_rows(c, m, i, block_lines(self.message(c, m).blocks[i]), d)
+        if kind == CALL:
+            members = self.session.convs[c].nested.get((m, i), [])
+            return self._message_rows(c, members, d)
+        if kind != MSG:
+            return []
+        message = self.message(c, m)
+        if self._direct_lines(message):
+            return self._line_rows(c, m, 0, _split(message.text), d)
+        cats = self.filter.categories
+        out: list[Row] = []
+        for b, block in enumerate(message.blocks):
+            if not cats & block_category(block, message.role):
+                continue
+            brow = (BLOCK, c, m, b, 0, d)
+            out.append(brow)
+            if self.is_expanded(brow) and self.expandable(brow):
+                out.extend(self._children(brow))
+        if cats & TOOL_CALL:
+            for k in range(len(message.tool_calls)):
+                crow = (CALL, c, m, k, 0, d)
+                out.append(crow)
+                if self.is_expanded(crow) and self.expandable(crow):
+                    out.extend(self._children(crow))
+            out.extend((INVALID, c, m, k, 0, d) for k in range(len(message.invalid_tool_calls)))
+        if cats & TOOL_RESULT:
+            out.extend((ARTIFACT, c, m, k, 0, d) for k in range(len(message.artifacts)))
+        return out
+
+    def _line_rows(self, c: int, m: int, b: int, lines: tuple[str, ...], d: int) -> list[Row]:
+        shown = min(len(lines), MAX_LINES)
+        out: list[Row] = [(LINE, c, m, b, n, d) for n in range(shown)]
+        if len(lines) > shown:
+            out.append((MORE, c, m, b, len(lines) - shown, d))
+        return out
+
+    def rebuild(self) -> None:
+        """Build the visible rows from scratch (on load, filter change, or new messages)."""
+        rows: list[Row] = []
+        multi = self.multi
+        for c, conv in enumerate(self.session.convs):
+            if multi:
+                crow = (CONV, c, 0, 0, 0, 0)
+                rows.append(crow)
+                if not self.is_expanded(crow):
+                    continue
+            depth = 1 if multi else 0
+            if not self.filter.active and not self._expanded and isinstance(conv.top, range):
+                rows.extend([(MSG, c, m, 0, 0, depth) for m in conv.top])  # the fast common case
+            else:
+                rows.extend(self._message_rows(c, conv.top, depth))
+        self.rows = rows
+
+    def set_filter(self, flt: Filter) -> None:
+        self.filter = flt
+        self.rebuild()
+
+    # -- expansion ----------------------------------------------------------------------------
+
+    def _extent(self, pos: int) -> int:
+        """Index just past the last descendant of the row at ``pos``."""
+        rows = self.rows
+        depth = rows[pos][5]
+        end = pos + 1
+        n = len(rows)
+        while end < n and rows[end][5] > depth:
+            end += 1
+        return end
+
+    def expand(self, pos: int) -> bool:
+        """Show the children of the row at ``pos``; False if it has none or is open."""
+        row = self.rows[pos]
+        if not self.expandable(row) or self.is_expanded(row):
+            return False
+        self._set_expanded(node_of(row), True)
+        self.rows[pos + 1 : pos + 1] = self._children(row)
+        return True
+
+    def collapse(self, pos: int) -> bool:
+        """Hide the children of the row at ``pos``; False if it shows none."""
+        row = self.rows[pos]
+        if not self.expandable(row) or not self.is_expanded(row):
+            return False
+        self._set_expanded(node_of(row), False)
+        del self.rows[pos + 1 : self._extent(pos)]
+        return True
+
+    def toggle(self, pos: int) -> bool:
+        return self.collapse(pos) or self.expand(pos)
+
+    def parent(self, pos: int) -> int | None:
+        """Index of the row's parent row, or None at the top level."""
+        rows = self.rows
+        depth = rows[pos][5]
+        for p in range(pos - 1, -1, -1):
+            if rows[p][5] < depth:
+                return p
+        return None
+
+    def expand_all(self, messages: bool = True) -> None:
+        """Expand every message (and conversation), keeping block defaults."""
+        for c, conv in enumerate(self.session.convs):
+            if self.multi:
+                self._set_expanded((CONV, c, 0, 0), True)
+            if messages:
+                for m in range(len(conv.messages)):
+                    self._set_expanded((MSG, c, m, 0), True)
+        self.rebuild()
+
+    def collapse_all(self) -> None:
+        """Collapse every message back to one row each."""
+        self._expanded = {n for n in self._expanded if n[0] == CONV}
+        self.rebuild()
+
+    # -- finding rows -------------------------------------------------------------------------
+
+    def find(self, row: Row, hint: int = 0) -> int | None:
+        """Index of ``row`` among the visible rows (searching from ``hint`` outwards)."""
+        rows = self.rows
+        try:
+            return rows.index(row, hint)
+        except ValueError:
+            pass
+        try:
+            return rows.index(row, 0, hint)
+        except ValueError:
+            return None
+
+    def reveal_message(self, conv: int, msg: int) -> int | None:
+        """Make message ``msg`` visible (opening what holds it) and return its row index.
+
+        None when the filter hides it.
+        """
+        if self.filter.active and not self._message_visible(conv, msg):
+            return None
+        if self.multi:
+            crow = (CONV, conv, 0, 0, 0, 0)
+            pos = self.find(crow)
+            if pos is not None and not self.is_expanded(crow):
+                self.expand(pos)
+        parent = self._parent_message(conv, msg)
+        if parent is not None:
+            pm, k = parent
+            ppos = self.reveal_message(conv, pm)
+            if ppos is None:
+                return None
+            if not self.is_expanded(self.rows[ppos]):
+                self.expand(ppos)
+            cpos = self.find((CALL, conv, pm, k, 0, self.rows[ppos][5] + 1), ppos)
+            if cpos is not None and not self.is_expanded(self.rows[cpos]):
+                self.expand(cpos)
+        return self.find((MSG, conv, msg, 0, 0, self.message_depth(conv, msg)))
+
+    def reveal(self, kind: int, conv: int, msg: int, idx: int = 0, line: int = 0) -> int | None:
+        """Make a node visible and return its row index (the message's, if the node is hidden)."""
+        mpos = self.reveal_message(conv, msg)
+        if mpos is None or kind == MSG:
+            return mpos
+        if not self.is_expanded(self.rows[mpos]):
+            self.expand(mpos)
+        depth = self.rows[mpos][5] + 1
+        if kind == LINE and self._direct_lines(self.message(conv, msg)):
+            return self.find((LINE, conv, msg, 0, min(line, MAX_LINES - 1), depth), mpos) or mpos
+        if kind in (LINE, MORE):
+            bpos = self.find((BLOCK, conv, msg, idx, 0, depth), mpos)
+            if bpos is None:
+                return mpos
+            if line >= MAX_LINES:
+                return bpos
+            if not self.is_expanded(self.rows[bpos]):
+                self.expand(bpos)
+            return self.find((LINE, conv, msg, idx, line, depth + 1), bpos) or bpos
+        found = self.find((kind, conv, msg, idx, 0, depth), mpos)
+        return mpos if found is None else found
+
+    def messages_changed(self) -> None:
+        """Messages were replaced or appended (following a file): rebuild, keeping state."""
+        self._masks = None
+        self.rebuild()
