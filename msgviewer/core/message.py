@@ -29,9 +29,9 @@ _KEEP_ORIGINAL_ROLE = frozenset({"developer"})
 
 def normalize_role(role: str) -> str:
     """The canonical role for ``role`` or one of its aliases (case-insensitive)."""
-    if role in ROLES:
-        return role
     if isinstance(role, str):
+        if role in ROLES:
+            return role
         lowered = role.lower()
         if lowered in ROLES:
             return lowered
@@ -90,7 +90,11 @@ class Message:
 
     def __post_init__(self) -> None:
         # The common case (canonical role, str/tuple content) costs three checks.
-        if self.role not in ROLES:
+        try:
+            canonical = self.role in ROLES
+        except TypeError:  # an unhashable role: normalize_role says what is wrong
+            canonical = False
+        if not canonical:
             original = self.role
             role = normalize_role(original)
             set_field(self, "role", role)
