@@ -27,6 +27,9 @@ from .registry import (
 # before the loose ones (a bare list of role/content dicts is openai-chat, tried last).
 _BUILTIN_FORMATS = [
     ("native", 10),
+    ("codex", 30),
+    ("openai_responses", 50),
+    ("openai_chat", 90),
     ("claude_code", 30),
     ("anthropic", 50),
     ("langchain", 40),

@@ -1,0 +1,767 @@
+"""Responses API items <-> messages, shared by ``openai-responses`` and ``codex``.
+
+Items are flat (a reasoning item, a message, a function call, its output...); messages group
+them. A run of assistant-side items becomes one assistant message: reasoning, text and built-in
+tool calls as blocks in item order, function calls in ``tool_calls``. A new message starts
+whenever grouping would lose the order (content after a function call, a second message item),
+so writing the message back gives the same items in the same order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from ..core.blocks import (
+    AudioBlock,
+    Block,
+    CitationBlock,
+    FileBlock,
+    ImageBlock,
+    ReasoningBlock,
+    ServerToolCallBlock,
+    ServerToolResultBlock,
+    TextBlock,
+    UnknownBlock,
+    parse_data_uri,
+)
+from ..core.message import InvalidToolCall, Message, ToolCall
+from ._openai_common import (
+    CALL_EXTRA_SKIP,
+    OPT_STR,
+    Drops,
+    audio_format,
+    audio_mime,
+    canonical,
+    dump_args,
+    expect,
+    json_type,
+    parse_call,
+)
+from .base import Context, message_where
+
+SOURCE = "openai-responses"
+"""``extra["format"]`` of blocks kept verbatim from Responses items or parts."""
+
+ROLES = frozenset({"user", "assistant", "system", "developer"})
+PART_TYPES = frozenset(
+    {"input_text", "input_image", "input_file", "input_audio", "output_text", "refusal"}
+)
+# Client-side calls, answered by an output item with the same call_id.
+CLIENT_CALLS = frozenset(
+    {"function_call", "custom_tool_call", "computer_call", "shell_call", "apply_patch_call"}
+)
+CLIENT_OUTPUTS = frozenset(f"{t}_output" for t in CLIENT_CALLS)
+# Tools the provider runs itself; the values are the keys holding the result in the item.
+SERVER_CALLS: dict[str, tuple[str, ...]] = {
+    "web_search_call": (),
+    "file_search_call": ("results",),
+    "code_interpreter_call": ("outputs",),
+    "image_generation_call": ("result",),
+    "mcp_call": ("output", "error"),
+    "mcp_list_tools": ("tools", "error"),
+    "mcp_approval_request": (),
+    "tool_search_call": (),
+}
+# Known items kept verbatim, on the model's side and on the client's side of the exchange.
+PASSTHROUGH_MODEL = frozenset({"local_shell_call", "compaction", "ghost_snapshot", "program"})
+PASSTHROUGH_CLIENT = frozenset(
+    {
+        "local_shell_call_output",
+        "item_reference",
+        "mcp_approval_response",
+        "compaction_trigger",
+        "additional_tools",
+        "program_output",
+        "tool_search_output",
+    }
+)
+ITEM_TYPES = (
+    frozenset({"message", "reasoning"})
+    | CLIENT_CALLS
+    | CLIENT_OUTPUTS
+    | SERVER_CALLS.keys()
+    | PASSTHROUGH_MODEL
+    | PASSTHROUGH_CLIENT
+)
+
+
+def looks_like_items(items: Any, *, short_form_ok: bool = False) -> bool:
+    """Do the first items of ``items`` look like Responses items (and not chat messages)?"""
+    if not isinstance(items, list) or not items:
+        return False
+    evidence = short_form_ok
+    for d in items[:10]:
+        if not isinstance(d, dict):
+            return False
+        kind = d.get("type")
+        if kind is None:
+            if d.get("role") not in ROLES:
+                return False
+        elif kind not in ITEM_TYPES:
+            return False
+        elif kind != "message":
+            evidence = True
+        content = d.get("content")
+        if isinstance(content, list):
+            for part in content[:10]:
+                if not isinstance(part, dict):
+                    return False
+                if part.get("type") in PART_TYPES:
+                    evidence = True
+                elif part.get("type") not in (None, "text"):
+                    return False
+        elif kind == "message" and isinstance(content, str):
+            evidence = True
+    return evidence
+
+
+# -- reading ------------------------------------------------------------------------------
+
+
+class Draft:
+    """A message being built from items."""
+
+    __slots__ = ("calls", "content", "has_text", "id", "invalid", "kw", "metadata", "role")
+
+    def __init__(self, role: str, content: list[Block] | str) -> None:
+        self.role = role
+        self.content = content
+        self.id: str | None = None
+        self.calls: list[ToolCall] = []
+        self.invalid: list[InvalidToolCall] = []
+        self.metadata: dict[str, Any] = {}
+        self.kw: dict[str, Any] = {}
+        self.has_text = False
+
+    def build(self) -> Message:
+        content = self.content if type(self.content) is str else tuple(self.content)
+        return Message(
+            self.role,  # type: ignore[arg-type]
+            content,
+            id=self.id,
+            tool_calls=tuple(self.calls),
+            invalid_tool_calls=tuple(self.invalid),
+            metadata=self.metadata,
+            **self.kw,
+        )
+
+
+class ItemReader:
+    """Feeds items one at a time (``add``) and gives the messages (``messages``).
+
+    ``stamp`` (Codex: the line's timestamp) is kept with whatever the item became: in the
+    block's or call's ``extra``, or the message's ``metadata``.
+    """
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.drafts: list[Draft] = []
+        self._group: Draft | None = None
+
+    def messages(self) -> list[Message]:
+        return [d.build() for d in self.drafts]
+
+    def last_assistant(self) -> Draft | None:
+        for d in reversed(self.drafts):
+            if d.role == "assistant":
+                return d
+        return None
+
+    # Every add returns the draft the item went into.
+
+    def add(self, item: Any, path: str, stamp: dict[str, Any] | None = None) -> Draft:
+        ctx = self.ctx
+        expect(ctx, item, dict, "an item", path)
+        kind = item.get("type")
+        if kind is None and "role" in item:
+            kind = "message"
+        if kind == "message":
+            return self._message(item, path, stamp)
+        if kind == "reasoning":
+            block = _reasoning(item, ctx, path)
+            return self._content(_stamped(block, stamp))
+        if kind in CLIENT_CALLS:
+            group = self._open(new=False)
+            call = _client_call(item, kind, ctx, path)
+            if stamp:
+                call = _restamp(call, stamp)
+            (group.calls if type(call) is ToolCall else group.invalid).append(call)  # type: ignore[arg-type]
+            return group
+        if kind in CLIENT_OUTPUTS:
+            return self._standalone(_output(item, kind, ctx, path), stamp)
+        if kind in SERVER_CALLS:
+            call_block, result = _server_call(item, kind, ctx, path)
+            draft = self._content(_stamped(call_block, stamp))
+            if result is not None:
+                draft.content.append(result)  # type: ignore[union-attr]
+            return draft
+        if not isinstance(kind, str):
+            raise ctx.error('an item needs a string "type"', f"{path}.type")
+        block = UnknownBlock(kind, item, extra={"format": SOURCE, "item": True})
+        if kind in PASSTHROUGH_MODEL:
+            return self._content(_stamped(block, stamp))
+        if kind not in PASSTHROUGH_CLIENT:
+            ctx.warn(f"unknown item type {kind!r}: kept as is", f"{path}.type")
+        draft = Draft("user", [block])
+        return self._standalone(draft, stamp)
+
+    def _open(self, *, new: bool) -> Draft:
+        group = self._group
+        if group is None or new:
+            group = Draft("assistant", [])
+            self.drafts.append(group)
+            self._group = group
+        return group
+
+    def _content(self, block: Block) -> Draft:
+        group = self._group
+        needs_new = group is None or group.calls or group.invalid or type(group.content) is str
+        group = self._open(new=bool(needs_new))
+        group.content.append(block)  # type: ignore[union-attr]
+        return group
+
+    def append(self, draft: Draft) -> Draft:
+        """Add a message made outside the items (Codex: a compaction summary)."""
+        return self._standalone(draft, None)
+
+    def _standalone(self, draft: Draft, stamp: dict[str, Any] | None) -> Draft:
+        if stamp:
+            draft.metadata.update(stamp)
+        self._group = None
+        self.drafts.append(draft)
+        return draft
+
+    def _message(self, item: dict[str, Any], path: str, stamp: dict[str, Any] | None) -> Draft:
+        ctx = self.ctx
+        role = item.get("role")
+        if role not in ROLES:
+            what = f"unknown role {role!r}" if isinstance(role, str) else 'a message needs a "role"'
+            raise ctx.error(what, f"{path}.role")
+        msg_id = expect(ctx, item.get("id"), OPT_STR, "id", f"{path}.id")
+        raw = item.get("content")
+        content = read_content(raw, role, ctx, f"{path}.content")
+        meta = {k: v for k, v in item.items() if k not in ("type", "role", "content", "id")}
+        if stamp:
+            meta.update(stamp)
+        if role != "assistant":
+            draft = Draft(role, content)
+            draft.id = msg_id
+            draft.metadata = meta
+            if role == "developer":
+                draft.metadata = {"role": "developer", **meta}
+            return self._standalone(draft, None)
+        group = self._group
+        if (
+            group is None
+            or group.calls
+            or group.invalid
+            or group.has_text
+            or type(group.content) is str
+            or (type(content) is str and group.content)
+        ):
+            group = self._open(new=True)
+        group.id = msg_id
+        group.has_text = True
+        group.metadata.update(meta)
+        if type(content) is str:
+            group.content = content
+        else:
+            group.content.extend(content)  # type: ignore[union-attr]
+        return group
+
+
+def _stamped(block: Any, stamp: dict[str, Any] | None) -> Any:
+    if not stamp:
+        return block
+    return dataclasses.replace(block, extra={**block.extra, **stamp})
+
+
+def _restamp(call: ToolCall | InvalidToolCall, stamp: dict[str, Any]) -> ToolCall | InvalidToolCall:
+    return dataclasses.replace(call, extra={**call.extra, **stamp})
+
+
+def read_content(raw: Any, role: str, ctx: Context, path: str) -> str | list[Block]:
+    """A message's (or an output's) content: a string, or parts as blocks."""
+    if type(raw) is str:
+        return raw
+    if type(raw) is not list:
+        raise ctx.error(
+            f"content must be a string or an array of parts, not {json_type(raw)}", path
+        )
+    default = "output_text" if role == "assistant" else "input_text"
+    return [_part(p, default, ctx, f"{path}[{i}]") for i, p in enumerate(raw)]
+
+
+def _part(d: Any, default: str, ctx: Context, path: str) -> Block:
+    expect(ctx, d, dict, "a content part", path)
+    kind = d.get("type")
+    if kind in ("input_text", "output_text", "text"):
+        text = expect(ctx, d.get("text"), str, "text", f"{path}.text")
+        extra = {k: v for k, v in d.items() if k not in ("type", "text", "annotations")}
+        if kind != default:
+            extra["type"] = kind
+        citations = ()
+        notes = d.get("annotations")
+        if notes is not None:
+            expect(ctx, notes, list, "annotations", f"{path}.annotations")
+            citations = tuple(
+                _citation(a, ctx, f"{path}.annotations[{i}]") for i, a in enumerate(notes)
+            )
+        return TextBlock(text, citations, extra=extra)
+    if kind == "refusal":
+        text = expect(ctx, d.get("refusal"), str, "refusal", f"{path}.refusal")
+        extra = {k: v for k, v in d.items() if k != "refusal"}
+        return TextBlock(text, extra=extra)
+    if kind == "input_image":
+        for key in ("image_url", "file_id"):
+            expect(ctx, d.get(key), OPT_STR, key, f"{path}.{key}")
+        extra = {k: v for k, v in d.items() if k not in ("type", "image_url", "file_id")}
+        return ImageBlock(url=d.get("image_url"), file_id=d.get("file_id"), extra=extra)
+    if kind == "input_file":
+        for key in ("file_data", "file_id", "file_url", "filename"):
+            expect(ctx, d.get(key), OPT_STR, key, f"{path}.{key}")
+        extra = {
+            k: v
+            for k, v in d.items()
+            if k not in ("type", "file_data", "file_id", "file_url", "filename")
+        }
+        data, mime = d.get("file_data"), None
+        if data is not None:
+            parsed = parse_data_uri(data)
+            if parsed is None:
+                extra["raw_file_data"] = True
+            else:
+                mime, data = parsed
+        return FileBlock(
+            url=d.get("file_url"), data=data, file_id=d.get("file_id"), mime_type=mime,
+            filename=d.get("filename"), extra=extra,
+        )  # fmt: skip
+    if kind == "input_audio":
+        inner = expect(ctx, d.get("input_audio"), dict, "input_audio", f"{path}.input_audio")
+        data = expect(ctx, inner.get("data"), str, "audio data", f"{path}.input_audio.data")
+        extra = {k: v for k, v in inner.items() if k != "data"}
+        return AudioBlock(data=data, mime_type=audio_mime(inner.get("format")), extra=extra)
+    if not isinstance(kind, str):
+        raise ctx.error('a content part needs a string "type"', f"{path}.type")
+    ctx.warn(f"unknown content part type {kind!r}: kept as is", f"{path}.type")
+    return UnknownBlock(kind, d, extra={"format": SOURCE})
+
+
+def _citation(a: Any, ctx: Context, path: str) -> CitationBlock:
+    expect(ctx, a, dict, "an annotation", path)
+    for key in ("url", "title"):
+        expect(ctx, a.get(key), OPT_STR, key, f"{path}.{key}")
+    for key in ("start_index", "end_index"):
+        v = a.get(key)
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
+            raise ctx.error(f"{key} must be a number", f"{path}.{key}")
+    known = ("url", "title", "start_index", "end_index")
+    extra = {k: v for k, v in a.items() if k not in known}
+    if extra.get("type") == "url_citation":
+        del extra["type"]
+    return CitationBlock(
+        url=a.get("url"), title=a.get("title"), start=a.get("start_index"),
+        end=a.get("end_index"), extra=extra,
+    )  # fmt: skip
+
+
+def _reasoning(item: dict[str, Any], ctx: Context, path: str) -> ReasoningBlock:
+    summary = item.get("summary", [])
+    expect(ctx, summary, list, "summary", f"{path}.summary")
+    texts = []
+    plain = True
+    for i, s in enumerate(summary):
+        expect(ctx, s, dict, "a summary part", f"{path}.summary[{i}]")
+        texts.append(expect(ctx, s.get("text"), str, "text", f"{path}.summary[{i}].text"))
+        plain = plain and s.keys() <= {"type", "text"} and s.get("type") == "summary_text"
+    data = expect(ctx, item.get("encrypted_content"), OPT_STR, "encrypted_content", path)
+    extra = {k: v for k, v in item.items() if k not in ("type", "summary", "encrypted_content")}
+    if "encrypted_content" in item and data is None:
+        extra["encrypted_content"] = None
+    if not plain or len(summary) > 1 or "summary" not in item:
+        # "\n\n" joins the parts for display; the parts come back as they were if unchanged.
+        extra["summary"] = summary if "summary" in item else None
+    return ReasoningBlock("\n\n".join(texts), data=data, extra=extra)
+
+
+def _client_call(
+    item: dict[str, Any], kind: str, ctx: Context, path: str
+) -> ToolCall | InvalidToolCall:
+    call_id = item.get("call_id")
+    if not isinstance(call_id, str):
+        raise ctx.error(f'a {kind} needs a string "call_id"', f"{path}.call_id")
+    if kind == "function_call":
+        name = expect(ctx, item.get("name"), str, "name", f"{path}.name")
+        extra = {k: v for k, v in item.items() if k not in ("type", "call_id", "name", "arguments")}
+        return parse_call(call_id, name, item.get("arguments"), extra)
+    if kind == "custom_tool_call":
+        name = expect(ctx, item.get("name"), str, "name", f"{path}.name")
+        extra = {k: v for k, v in item.items() if k not in ("call_id", "name", "input")}
+        return ToolCall(call_id, name, {"input": item.get("input")}, extra=extra)
+    meta = ("type", "id", "call_id", "status")
+    extra = {k: item[k] for k in meta if k in item and k != "call_id"}
+    args = {k: v for k, v in item.items() if k not in meta}
+    return ToolCall(call_id, kind.removesuffix("_call"), args, extra=extra)
+
+
+def _output(item: dict[str, Any], kind: str, ctx: Context, path: str) -> Draft:
+    call_id = item.get("call_id")
+    if not isinstance(call_id, str):
+        raise ctx.error(f'a {kind} needs a string "call_id"', f"{path}.call_id")
+    meta = {k: v for k, v in item.items() if k not in ("type", "call_id", "output")}
+    if kind != "function_call_output":
+        meta["type"] = kind
+    raw = item.get("output")
+    content: str | list[Block]
+    if "output" not in item:
+        content = ""
+        meta["no_output"] = True
+    elif type(raw) is str:
+        content = raw
+    elif type(raw) is list and all(
+        isinstance(p, dict) and p.get("type") in PART_TYPES for p in raw
+    ):
+        content = read_content(raw, "tool", ctx, f"{path}.output")
+    else:
+        content = [UnknownBlock("output", raw, extra={"format": SOURCE})]
+    draft = Draft("tool", content)
+    draft.kw["tool_call_id"] = call_id
+    draft.metadata = meta
+    return draft
+
+
+def _server_call(
+    item: dict[str, Any], kind: str, ctx: Context, path: str
+) -> tuple[ServerToolCallBlock, ServerToolResultBlock | None]:
+    item_id = expect(ctx, item.get("id"), OPT_STR, "id", f"{path}.id")
+    result_keys = SERVER_CALLS[kind]
+    args = {
+        k: v
+        for k, v in item.items()
+        if k not in ("type", "id", "status", "name") and k not in result_keys
+    }
+    extra: dict[str, Any] = {"type": kind}
+    if "status" in item:
+        extra["status"] = item["status"]
+    if "name" in item:
+        extra["name"] = item["name"]
+    name = kind.removesuffix("_call")
+    call = ServerToolCallBlock(item_id, name, args, extra=extra)
+    present = {k: item[k] for k in result_keys if k in item}
+    if not present:
+        return call, None
+    status = item.get("status") if isinstance(item.get("status"), str) else None
+    return call, ServerToolResultBlock(item_id, present, status, extra={"format": SOURCE})
+
+
+# -- writing ------------------------------------------------------------------------------
+
+
+class ItemWriter:
+    """Messages -> items. ``ids``: assistant text goes out as full output messages only when it
+    has an item id (Responses); Codex writes full messages without ids."""
+
+    def __init__(self, drops: Drops, *, same: bool, ids: bool, stamps: bool = False) -> None:
+        self.drops = drops
+        self.same = same
+        """The messages came from Responses items (this format or Codex): their extras fit."""
+        self.ids = ids
+        self.stamps = stamps
+        """Keep Codex line timestamps in the items (under "timestamp") for the caller."""
+        drop = frozenset() if stamps else frozenset({"timestamp"})
+        self._markers = _MARKERS | drop
+        self._call_skip = CALL_EXTRA_SKIP | {"type", "id"} | drop
+
+    def items(self, messages: Sequence[Message]) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for i, m in canonical(messages):
+            self.message(i, m, out)
+        return out
+
+    def message(self, i: int, m: Message, out: list[dict[str, Any]]) -> None:
+        if m.role == "tool":
+            out.append(self._output(i, m))
+        elif m.role == "assistant":
+            self._assistant(i, m, out)
+        else:
+            self._input_message(i, m, out)
+        if m.usage is not None:
+            self.drops.add("usage (only a Response object has it)", f"message {i}")
+
+    def _meta(self, m: Message, skip: frozenset[str] = frozenset()) -> dict[str, Any]:
+        if not self.same:
+            if any(k != "role" for k in m.metadata):
+                self.drops.add("message metadata", "messages")
+            return {}
+        return {k: v for k, v in m.metadata.items() if k not in self._markers and k not in skip}
+
+    def _input_message(self, i: int, m: Message, out: list[dict[str, Any]]) -> None:
+        role = m.role
+        if role == "system" and m.metadata.get("role") == "developer":
+            role = "developer"
+        passthrough = [
+            b
+            for b in m.blocks
+            if type(b) is UnknownBlock and b.extra.get("item") and b.extra.get("format") == SOURCE
+        ]
+        if passthrough and len(passthrough) == len(m.blocks):
+            stamp = self._stamp(m.metadata)
+            out.extend({**b.data, **stamp} for b in passthrough)  # type: ignore[union-attr]
+            return
+        item: dict[str, Any] = {}
+        if m.id is not None and self.same:
+            item["id"] = m.id
+        if type(m.content) is str:
+            item.update(role=role, content=m.content)
+        else:
+            parts = [self._part(i, j, b, "input_text") for j, b in enumerate(m.content)]
+            item.update(type="message", role=role, content=[p for p in parts if p])
+        item.update(self._meta(m))
+        out.append(item)
+
+    def _output(self, i: int, m: Message) -> dict[str, Any]:
+        meta = self._meta(m)
+        kind = meta.pop("type", "function_call_output")
+        item: dict[str, Any] = {"type": kind, "call_id": m.tool_call_id or ""}
+        if meta.pop("no_output", False) and not m.content:
+            pass
+        elif type(m.content) is str:
+            item["output"] = m.content
+        elif len(m.content) == 1 and type(m.content[0]) is UnknownBlock and self.same:
+            item["output"] = m.content[0].data
+        else:
+            parts = [self._part(i, j, b, "input_text") for j, b in enumerate(m.content)]
+            item["output"] = [p for p in parts if p]
+        if m.is_error:
+            self.drops.add("a tool result's error flag", f"message {i}")
+        if m.tool_call_id is None:
+            self.drops.add("a tool result without a call id", f"message {i}")
+        item.update(meta)
+        return item
+
+    def _assistant(self, i: int, m: Message, out: list[dict[str, Any]]) -> None:
+        content = m.content
+        if type(content) is str:
+            if content:
+                item = {"role": "assistant", "content": content}
+                if self.same:
+                    item.update(self._meta(m))
+                out.append(item)
+        else:
+            self._assistant_blocks(i, m, content, out)
+        for c in m.tool_calls:
+            out.append(self._call(c))
+        for c in m.invalid_tool_calls:
+            item = {"type": "function_call", "call_id": c.id or "", "name": c.name or ""}
+            item["arguments"] = c.args or ""
+            if self.same:
+                if isinstance(c.extra.get("id"), str):
+                    item["id"] = c.extra["id"]
+                item.update((k, v) for k, v in c.extra.items() if k not in self._call_skip)
+            out.append(item)
+
+    def _assistant_blocks(
+        self, i: int, m: Message, content: tuple[Block, ...], out: list[dict[str, Any]]
+    ) -> None:
+        text: list[tuple[int, TextBlock]] = []
+        first_text = True
+
+        def flush() -> None:
+            nonlocal first_text
+            if text:
+                out.append(self._text_item(i, m, text, first_text))
+                first_text = False
+                text.clear()
+
+        j = 0
+        while j < len(content):
+            b = content[j]
+            t = type(b)
+            if t is TextBlock:
+                text.append((j, b))  # type: ignore[arg-type]
+                j += 1
+                continue
+            flush()
+            if t is ReasoningBlock:
+                item = self._reasoning(i, j, b)  # type: ignore[arg-type]
+                if item is not None:
+                    out.append(item)
+            elif t is ServerToolCallBlock and b.extra.get("type") in SERVER_CALLS:
+                item = self._server(b)  # type: ignore[arg-type]
+                nxt = content[j + 1] if j + 1 < len(content) else None
+                if type(nxt) is ServerToolResultBlock and nxt.tool_call_id == b.id:
+                    if isinstance(nxt.content, dict) and nxt.extra.get("format") == SOURCE:
+                        item.update(nxt.content)
+                    else:
+                        self.drops.add("a server tool result", message_where(i, j + 1))
+                    j += 1
+                out.append(item)
+            elif t is UnknownBlock and b.extra.get("item") and b.extra.get("format") == SOURCE:
+                out.append({**b.data, **self._stamp(b.extra)})  # type: ignore[union-attr]
+            else:
+                kind = getattr(b, "kind", None) or b.type
+                self.drops.add(f"{kind} blocks in an assistant message", message_where(i, j))
+            j += 1
+        flush()
+
+    def _text_item(
+        self, i: int, m: Message, text: list[tuple[int, TextBlock]], first: bool
+    ) -> dict[str, Any]:
+        full = self.same and (not self.ids or (m.id is not None and first))
+        if not full:
+            for j, b in text:
+                if b.citations:
+                    self.drops.add("citations", message_where(i, j))
+            return {"role": "assistant", "content": "".join(b.text for _, b in text)}
+        item: dict[str, Any] = {"type": "message"}
+        if m.id is not None and first:
+            item["id"] = m.id
+        item["role"] = "assistant"
+        item["content"] = [self._part(i, j, b, "output_text") for j, b in text]
+        meta = self._meta(m) if first else {}
+        if self.ids:
+            meta.setdefault("status", "completed")
+        item.update(meta)
+        return item
+
+    def _reasoning(self, i: int, j: int, b: ReasoningBlock) -> dict[str, Any] | None:
+        extra = b.extra
+        if not self.same or (self.ids and not isinstance(extra.get("id"), str)):
+            self.drops.add("reasoning (not from this provider)", message_where(i, j))
+            return None
+        item: dict[str, Any] = {"type": "reasoning"}
+        item.update(
+            (k, v) for k, v in extra.items() if k not in ("summary", "field") and k in self._keep(k)
+        )
+        parts = extra.get("summary", ...)
+        if parts is None:  # the item had no summary at all
+            pass
+        elif parts is not ... and "\n\n".join(p.get("text", "") for p in parts) == b.text:
+            item["summary"] = parts
+        else:
+            item["summary"] = [{"type": "summary_text", "text": b.text}] if b.text else []
+        if b.data is not None:
+            item["encrypted_content"] = b.data
+        return item
+
+    def _server(self, b: ServerToolCallBlock) -> dict[str, Any]:
+        extra = b.extra
+        item: dict[str, Any] = {"type": extra["type"]}
+        if b.id is not None:
+            item["id"] = b.id
+        item.update((k, v) for k, v in extra.items() if k != "type" and k in self._keep(k))
+        item.update(b.args)
+        return item
+
+    def _stamp(self, where: dict[str, Any]) -> dict[str, Any]:
+        if self.stamps and "timestamp" in where:
+            return {"timestamp": where["timestamp"]}
+        return {}
+
+    def _keep(self, key: str) -> tuple[str, ...]:
+        return () if key == "timestamp" and not self.stamps else (key,)
+
+    def _call(self, c: ToolCall) -> dict[str, Any]:
+        extra = c.extra if self.same else {}
+        kind = extra.get("type")
+        if kind not in CLIENT_CALLS:
+            kind = "function_call"
+        item: dict[str, Any] = {"type": kind}
+        if isinstance(extra.get("id"), str):
+            item["id"] = extra["id"]
+        item["call_id"] = c.id or ""
+        if kind == "function_call":
+            item.update(name=c.name, arguments=dump_args(c))
+        elif kind == "custom_tool_call":
+            item.update(name=c.name, input=c.args.get("input", ""))
+        else:
+            item.update(c.args)
+        item.update((k, v) for k, v in extra.items() if k not in self._call_skip and k not in item)
+        return item
+
+    def _part(self, i: int, j: int, b: Block, default: str) -> dict[str, Any] | None:
+        t = type(b)
+        if t is TextBlock:
+            return self._text_part(i, j, b, default)  # type: ignore[arg-type]
+        if t is UnknownBlock and b.extra.get("format") == SOURCE and not b.extra.get("item"):
+            return b.data  # type: ignore[union-attr]
+        extra = dict(b.extra) if self.same else {}
+        if t is ImageBlock and default == "input_text":
+            part: dict[str, Any] = {"type": "input_image"}
+            if b.url or b.data:  # type: ignore[union-attr]
+                part["image_url"] = b.url or b.data_uri  # type: ignore[union-attr]
+            if b.file_id:  # type: ignore[union-attr]
+                part["file_id"] = b.file_id  # type: ignore[union-attr]
+            extra.setdefault("detail", "auto")
+            if len(part) > 1:
+                return {**part, **extra}
+        elif t is FileBlock and default == "input_text":
+            raw = extra.pop("raw_file_data", False)
+            part = {"type": "input_file"}
+            for key, v in (
+                ("file_id", b.file_id),  # type: ignore[union-attr]
+                ("file_url", b.url),  # type: ignore[union-attr]
+                ("filename", b.filename),  # type: ignore[union-attr]
+                ("file_data", (b.data if raw else b.data_uri)),  # type: ignore[union-attr]
+            ):
+                if v is not None:
+                    part[key] = v
+            if part.keys() & {"file_id", "file_url", "file_data"}:
+                return {**part, **extra}
+        elif t is AudioBlock and default == "input_text" and self.same:
+            fmt = extra.pop("format", None) or audio_format(b.mime_type)  # type: ignore[union-attr]
+            if b.data is not None and fmt:  # type: ignore[union-attr]
+                inner = {"data": b.data, "format": fmt, **extra}  # type: ignore[union-attr]
+                return {"type": "input_audio", "input_audio": inner}
+        kind = getattr(b, "kind", None) or b.type
+        where = "an assistant message" if default == "output_text" else "this message"
+        self.drops.add(f"{kind} blocks in {where}", message_where(i, j))
+        return None
+
+    def _text_part(self, i: int, j: int, b: TextBlock, default: str) -> dict[str, Any]:
+        extra = (
+            {k: v for k, v in b.extra.items() if k not in ("type", "field")} if self.same else {}
+        )
+        marked = b.extra.get("type")
+        if default == "output_text" and "refusal" in (marked, b.extra.get("field")):
+            return {"type": "refusal", "refusal": b.text, **extra}
+        kind = marked if self.same and marked in ("input_text", "output_text", "text") else default
+        part: dict[str, Any] = {"type": kind, "text": b.text}
+        if kind == "output_text" and (self.ids or b.citations):
+            # Responses requires the key; Codex leaves it out.
+            notes = [self._annotation(i, j, c) for c in b.citations]
+            part["annotations"] = [n for n in notes if n is not None]
+        elif b.citations:
+            self.drops.add("citations", message_where(i, j))
+        part.update(extra)
+        return part
+
+    def _annotation(self, i: int, j: int, c: CitationBlock) -> dict[str, Any] | None:
+        extra = c.extra if self.same else {}
+        kind = extra.get("type", "url_citation")
+        if kind == "url_citation":
+            if c.url is None:
+                self.drops.add("citations without a url", message_where(i, j))
+                return None
+            note = {
+                "type": "url_citation",
+                "url": c.url,
+                "title": c.title or "",
+                "start_index": c.start or 0,
+                "end_index": c.end or 0,
+            }
+            note.update((k, v) for k, v in extra.items() if k != "type")
+            return note
+        note = dict(extra)
+        for key, v in (("url", c.url), ("title", c.title)):
+            if v is not None:
+                note[key] = v
+        for key, v in (("start_index", c.start), ("end_index", c.end)):
+            if v is not None:
+                note[key] = v
+        return note
+
+
+_MARKERS = frozenset({"role", "field", "meta", "lines_before", "record"})
