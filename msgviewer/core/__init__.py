@@ -22,6 +22,7 @@ from .blocks import (
     VideoBlock,
     parse_data_uri,
 )
+from .document import Document, DocumentError, FileChangedError
 from .errors import (
     FormatError,
     InvalidArgumentError,
@@ -29,6 +30,8 @@ from .errors import (
     MsgviewerError,
     UnsupportedVersionError,
 )
+from .links import CallRef, ResultRef, ToolLinks, link_tools
+from .lint import Fix, Problem, fix_all, lint
 from .message import ROLE_ALIASES, ROLES, InvalidToolCall, Message, Role, ToolCall, normalize_role
 from .ops import filter_messages, merge_runs
 from .pretty import pretty_print
@@ -50,9 +53,14 @@ __all__ = [
     "ROLE_ALIASES",
     "AudioBlock",
     "Block",
+    "CallRef",
     "CitationBlock",
+    "Document",
+    "DocumentError",
     "ErrorBlock",
     "FileBlock",
+    "FileChangedError",
+    "Fix",
     "FormatError",
     "ImageBlock",
     "InvalidArgumentError",
@@ -60,7 +68,9 @@ __all__ = [
     "InvalidToolCall",
     "Message",
     "MsgviewerError",
+    "Problem",
     "ReasoningBlock",
+    "ResultRef",
     "Role",
     "ServerToolCallBlock",
     "ServerToolResultBlock",
@@ -68,6 +78,7 @@ __all__ = [
     "ToolCall",
     "ToolCallBlock",
     "ToolCallChunkBlock",
+    "ToolLinks",
     "ToolResultBlock",
     "TurnUsage",
     "UnknownBlock",
@@ -79,7 +90,10 @@ __all__ = [
     "block_to_dict",
     "count_tokens_approximately",
     "filter_messages",
+    "fix_all",
     "from_dict",
+    "link_tools",
+    "lint",
     "merge_runs",
     "message_from_dict",
     "message_to_dict",
