@@ -171,6 +171,8 @@ class DetailPane(VerticalScroll, can_focus=True):
 
     def _block(self, message: Message, b: int, block: Any, c: int, m: int) -> list[Widget]:
         t = block.type
+        if message.role == "tool" and t == "text":  # tool output: shown as it was printed
+            return [Static(heading("output"), classes="section"), Static(plain_text(block.text))]
         if t == "text":
             out: list[Widget] = [Static(heading("text"), classes="section")]
             out.append(self._prose(block.text))
@@ -217,8 +219,6 @@ class DetailPane(VerticalScroll, can_focus=True):
             else:
                 out.append(Static(json_text(content), classes="json"))
             return out
-        if message.role == "tool" and t == "text":
-            return [Static(plain_text(block.text), classes="raw")]
         if is_media(block):
             return [Static(heading(t), classes="section"), Static(media_text(block))]
         if t == "error":

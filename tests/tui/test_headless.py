@@ -1,0 +1,177 @@
+"""The app's headless parts: tree rows, media facts, search, safe text."""
+
+from __future__ import annotations
+
+import base64
+import struct
+import zlib
+
+import pytest
+
+from msgviewer import (
+    ImageBlock,
+    Message,
+    ReasoningBlock,
+    TextBlock,
+    ToolCall,
+    load,
+)
+from msgviewer.formats import Conversation
+from msgviewer.tui.media import image_dimensions, media_info, suggested_filename
+from msgviewer.tui.safe import line_text, one_line
+from msgviewer.tui.search import SearchIndex, locate
+from msgviewer.tui.session import TOOL_CALL, Session
+from msgviewer.tui.tree_model import BLOCK, CALL, LINE, MAX_LINES, MORE, MSG, Filter, TreeModel
+
+from .conftest import DEMO
+
+
+def _session(*messages: Message) -> Session:
+    return Session.from_conversations([Conversation(tuple(messages))])
+
+
+def _demo() -> Session:
+    session = Session.from_conversations(load(DEMO))
+    session.analyse()
+    return session
+
+
+def test_rows_start_as_one_row_per_message() -> None:
+    session = _demo()
+    model = TreeModel(session)
+    assert [r[0] for r in model.rows] == [MSG] * len(session.convs[0].messages)
+
+
+def test_expand_splices_one_message_and_collapse_cuts_it_out() -> None:
+    model = TreeModel(_demo())
+    before = list(model.rows)
+    assert model.expand(2)
+    children = model.rows[3 : 3 + 4]
+    # message 2: a signed reasoning block, a text block, then its two parallel tool calls
+    assert [(r[0], r[3]) for r in children] == [(BLOCK, 0), (BLOCK, 1), (CALL, 0), (CALL, 1)]
+    assert model.rows[:3] == before[:3] and model.rows[3 + 4 :] == before[3:]
+    assert model.collapse(2)
+    assert model.rows == before
+
+
+def test_reasoning_and_long_tool_output_start_collapsed() -> None:
+    long_output = "\n".join(f"line {i}" for i in range(100))
+    session = _session(
+        Message.user("hi"),
+        Message.assistant(
+            [ReasoningBlock("step one\nstep two"), TextBlock("short\nanswer")],
+            tool_calls=[ToolCall("c1", "read", {})],
+        ),
+        Message.tool(long_output, tool_call_id="c1", name="read"),
+    )
+    model = TreeModel(session)
+    model.expand(1)
+    kinds = [(r[0], r[3]) for r in model.rows]
+    # reasoning shows no lines; the short text block shows its two lines
+    assert kinds[2:] == [(BLOCK, 0), (BLOCK, 1), (LINE, 1), (LINE, 1), (CALL, 0), (MSG, 0)]
+    tool_pos = len(model.rows) - 1
+    model.expand(tool_pos)
+    assert [r[0] for r in model.rows[tool_pos + 1 :]] == [BLOCK]  # output block, closed
+    model.expand(tool_pos + 1)
+    lines = model.rows[tool_pos + 2 :]
+    assert [r[0] for r in lines] == [LINE] * MAX_LINES + [MORE]
+    assert lines[-1][4] == 100 - MAX_LINES
+
+
+def test_filter_shows_only_messages_with_tool_calls_and_their_call_rows() -> None:
+    session = _demo()
+    model = TreeModel(session)
+    model.set_filter(Filter(categories=TOOL_CALL))
+    messages = session.convs[0].messages
+    shown = [r[2] for r in model.rows]
+    assert shown == [i for i, m in enumerate(messages) if m.tool_calls]
+    model.expand(0)
+    assert {r[0] for r in model.rows[1:3]} == {CALL}
+
+
+def test_reveal_opens_the_message_and_finds_the_line() -> None:
+    model = TreeModel(_demo())
+    pos = model.reveal(LINE, 0, 6, 0, 3)  # the failing test output, line 3
+    assert pos is not None and model.rows[pos][:5] == (LINE, 0, 6, 0, 3)
+
+
+def test_role_filter_hides_other_roles() -> None:
+    model = TreeModel(_demo())
+    model.set_filter(Filter(roles=frozenset({"user"})))
+    assert {model.message(r[1], r[2]).role for r in model.rows} == {"user"}
+
+
+def _png(w: int, h: int) -> bytes:
+    raw = b"".join(b"\x00" + b"\x00" * 3 * w for _ in range(h))
+    ihdr = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return (
+            struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+        )
+
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(raw))
+
+
+def _jpeg(w: int, h: int) -> bytes:
+    app0 = (
+        b"\xff\xe0" + struct.pack(">H", 16) + b"JFIF\x00" + b"\x01\x01\x00\x00\x01\x00\x01\x00\x00"
+    )
+    sof = b"\xff\xc0" + struct.pack(">HBHHB", 11, 8, h, w, 1) + b"\x01\x11\x00"
+    return b"\xff\xd8" + app0 + sof + b"\xff\xd9"
+
+
+@pytest.mark.parametrize(
+    ("data", "size"),
+    [
+        (_png(123, 45), (123, 45)),
+        (b"GIF89a" + struct.pack("<HH", 640, 480) + b"\x00" * 8, (640, 480)),
+        (_jpeg(1024, 768), (1024, 768)),
+        (
+            b"RIFF\x00\x00\x00\x00WEBPVP8X"
+            + b"\x00" * 8
+            + (99).to_bytes(3, "little")
+            + (49).to_bytes(3, "little"),
+            (100, 50),
+        ),
+        (b"not an image at all", None),
+    ],
+)
+def test_image_dimensions_from_header_bytes(data: bytes, size: tuple[int, int] | None) -> None:
+    assert image_dimensions(data) == size
+
+
+def test_media_info_decodes_only_what_it_needs() -> None:
+    data = _png(300, 200)
+    block = ImageBlock(data=base64.b64encode(data).decode(), mime_type="image/png")
+    info = media_info(block)
+    assert (info.dimensions, info.size, info.source) == ((300, 200), len(data), "inline")
+
+
+def test_suggested_filename_never_picks_a_directory() -> None:
+    named = ImageBlock(data="AAAA", filename="../../etc/passwd")
+    assert suggested_filename(named, "x") == "passwd"
+    assert suggested_filename(ImageBlock(data="AAAA", mime_type="image/png"), "m-3") == "m-3.png"
+
+
+def test_search_finds_tool_arguments_and_locates_the_call() -> None:
+    session = _demo()
+    hits = SearchIndex(session).find("FIX/CSV-UNICODE")
+    messages = session.convs[0].messages
+    assert hits and all("fix/csv-unicode" in repr(messages[m]).lower() for _, m in hits)
+    pr_call = next(m for _, m in hits if messages[m].tool_calls)
+    assert locate(messages[pr_call], "fix/csv-unicode") == (CALL, 0, 0)
+
+
+def test_search_locates_the_line_of_a_tool_output() -> None:
+    session = _demo()
+    messages = session.convs[0].messages
+    (hit,) = SearchIndex(session).find("short test summary")
+    kind, block, line = locate(messages[hit[1]], "short test summary")
+    assert (kind, block) == (LINE, 0)
+    assert "short test summary" in messages[hit[1]].text.splitlines()[line]
+
+
+def test_safe_text_makes_escapes_visible() -> None:
+    assert one_line("\x1b[31mred\x1b[0m\nmore") == "␛[31mred␛[0m …"
+    assert line_text("\tx\x07") == "    x␇"
