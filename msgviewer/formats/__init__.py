@@ -34,6 +34,7 @@ _BUILTIN_FORMATS = [
     ("anthropic", 50),
     ("langchain", 40),
     ("inspect_log", 20),
+    ("sharegpt", 60),
 ]
 for _module, _rank in _BUILTIN_FORMATS:
     register(import_module(f".{_module}", __name__).FORMAT, detect_rank=_rank)
