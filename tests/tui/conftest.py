@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 
 from msgviewer.tui.app import MsgViewerApp
@@ -25,3 +26,9 @@ async def settle(pilot: Pilot) -> None:
     await pilot.pause()
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    """Async tests run on asyncio (Textual's loop), through anyio's pytest plugin."""
+    return "asyncio"

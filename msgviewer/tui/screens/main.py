@@ -171,6 +171,7 @@ class MainScreen(Screen[None]):
         self.tree.loading = False
         self._progress = ""
         self.tree.set_model(self.model)
+        self.tree.focus()
         self.sub_title = self._title()
         if self.follow_on_load:
             self.follow_on_load = False
@@ -491,10 +492,11 @@ class MainScreen(Screen[None]):
             self.notify("Only a file opened from disk can be followed", severity="warning")
             return
         self.follower = Follower(self.session.path, self.format)
-        self._follow_timer = self.set_interval(0.5, self._poll_follow)
+        self._follow_timer = self.set_interval(0.5, self.poll_follow)
         self.update_status()
 
-    def _poll_follow(self) -> None:
+    def poll_follow(self) -> None:
+        """Read the followed file again if it changed (the timer calls this twice a second)."""
         if self.follower is not None and self.follower.changed():
             self._follow_worker(self.follower)
 

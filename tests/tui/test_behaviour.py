@@ -1,0 +1,255 @@
+"""The app driven by keys, with assertions on its state."""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from msgviewer import Message, TextBlock, ToolCall, load
+from msgviewer.formats import Conversation
+from msgviewer.tui.app import MsgViewerApp
+from msgviewer.tui.screens.main import MainScreen
+from msgviewer.tui.tree_model import CALL, MSG
+
+from .conftest import DEMO, SAMPLES, SIZE, make_app, settle
+
+pytestmark = pytest.mark.anyio
+
+
+def _main(app: MsgViewerApp) -> MainScreen:
+    return app.main_screen
+
+
+def _row(app: MsgViewerApp):
+    return _main(app).tree.current_row
+
+
+async def test_t_jumps_from_a_call_to_its_result_and_back() -> None:
+    app = make_app(DEMO)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("j", "j", "l")  # message 2: reasoning, text, two parallel calls
+        await pilot.press("j", "j", "j", "j")
+        await pilot.pause()
+        assert _row(app)[:4] == (CALL, 0, 2, 1)  # the grep call
+        await pilot.press("t")
+        await pilot.pause()
+        assert _row(app)[:3] == (MSG, 0, 4)  # grep's result is message 4
+        await pilot.press("t")
+        await pilot.pause()
+        assert _row(app)[:4] == (CALL, 0, 2, 1)
+
+
+async def test_t_on_an_unanswered_call_stays_put() -> None:
+    app = make_app(DEMO)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("G", "l", "j", "j")  # last message: text, then the unanswered call
+        await pilot.pause()
+        row = _row(app)
+        assert row[0] == CALL
+        await pilot.press("t")
+        await pilot.pause()
+        assert _row(app) == row
+
+
+async def test_search_next_and_previous() -> None:
+    app = make_app(DEMO)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"run_tests", "enter")
+        await settle(pilot)
+        screen = _main(app)
+        messages = load(DEMO)[0].messages
+        expected = [m for m, msg in enumerate(messages) if "run_tests" in repr(msg)]
+        assert [m for _, m in screen.hits] == expected
+        assert _row(app)[2] == expected[0]
+        await pilot.press("n")
+        await pilot.pause()
+        assert _row(app)[2] == expected[1]
+        await pilot.press("n", "N", "N")
+        await pilot.pause()
+        assert _row(app)[2] == expected[0]
+        await pilot.press("N")  # wraps round to the last match
+        await pilot.pause()
+        assert _row(app)[2] == expected[-1]
+
+
+async def test_filter_screen_preset_shows_only_tool_calls() -> None:
+    app = make_app(DEMO)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("f")
+        await pilot.pause()
+        await pilot.click("#preset-1")  # "tool calls"
+        await pilot.pause()
+        model = _main(app).model
+        assert model is not None and model.filter.active
+        shown = [model.message(r[1], r[2]) for r in model.rows]
+        assert shown and all(m.role == "assistant" and m.tool_calls for m in shown)
+
+
+async def test_filter_screen_toggles_a_role_off() -> None:
+    app = make_app(DEMO)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("f", "down", "space", "enter")  # the second role is "user"
+        await pilot.pause()
+        model = _main(app).model
+        roles = {model.message(r[1], r[2]).role for r in model.rows}
+        assert roles == {"system", "assistant", "tool"}
+
+
+async def test_go_to_message_number() -> None:
+    app = make_app(DEMO)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("colon", "1", "2", "enter")
+        await pilot.pause()
+        assert _row(app)[:3] == (MSG, 0, 12)
+
+
+def _claude_lines() -> list[bytes]:
+    return (SAMPLES / "claude-code-session.jsonl").read_bytes().splitlines(keepends=True)
+
+
+async def test_follow_picks_up_appended_lines_and_waits_for_a_half_line(tmp_path: Path) -> None:
+    lines = _claude_lines()
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(b"".join(lines[:4]))
+    app = make_app(path, follow=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = _main(app)
+        assert screen.follower is not None
+        before = screen.session.message_count
+        rest = b"".join(lines[4:])
+        half = len(rest) - len(lines[-1]) // 2
+        with path.open("ab") as fh:
+            fh.write(rest[:half])  # everything but the second half of the last line
+        screen.poll_follow()
+        await settle(pilot)
+        middle = screen.session.message_count
+        assert middle > before
+        assert screen.error is None
+        with path.open("ab") as fh:
+            fh.write(rest[half:])
+        screen.poll_follow()
+        await settle(pilot)
+        full = sum(len(c.messages) for c in load(path))
+        assert screen.session.message_count == full >= middle
+
+
+async def test_follow_keeps_the_cursor_at_the_end_when_it_was_there(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    lines = _claude_lines()
+    path.write_bytes(b"".join(lines[:4]))
+    app = make_app(path, follow=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("G")
+        screen = _main(app)
+        with path.open("ab") as fh:
+            fh.write(b"".join(lines[4:]))
+        screen.poll_follow()
+        await settle(pilot)
+        assert screen.tree.cursor == len(screen.model.rows) - 1
+
+
+async def test_F_turns_following_on_and_off(tmp_path: Path) -> None:
+    path = tmp_path / "demo.json"
+    shutil.copy(DEMO, path)
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("F")
+        assert _main(app).follower is not None
+        await pilot.press("F")
+        assert _main(app).follower is None
+
+
+HOSTILE = (
+    "[bold]not bold[/bold] [link=https://evil.example]link[/link] [@click=app.quit]click[/] "
+    "\x1b[31mred\x1b[0m \x1b]52;c;SGVsbG8=\x07 \x1b]8;;https://evil.example\x1b\\x\x1b]8;;\x1b\\"
+)
+
+
+def _screen_text(app: MsgViewerApp) -> str:
+    svg = app.export_screenshot()
+    text = html.unescape(re.sub(r"<[^>]+>", "", svg))
+    return text.replace("\xa0", " ")
+
+
+async def test_markup_and_escapes_in_content_are_shown_literally() -> None:
+    conv = Conversation(
+        (
+            Message.user(HOSTILE),
+            Message.assistant(
+                [TextBlock(HOSTILE)], tool_calls=[ToolCall("c1", "[red]tool[/red]", {"a": HOSTILE})]
+            ),
+            Message.tool(HOSTILE, tool_call_id="c1", name="[b]n[/b]"),
+        )
+    )
+    app = MsgViewerApp(conversations=[conv])
+    async with app.run_test(size=(200, 40)) as pilot:
+        await settle(pilot)
+        assert app.is_running  # the [@click=app.quit] text did not quit anything
+        for keys in ((), ("j", "l"), ("j", "j", "j", "j", "l")):
+            await pilot.press(*keys)
+            await pilot.pause()
+            text = _screen_text(app)
+            assert "[bold]not bold[/bold]" in text
+            assert "\x1b" not in text and "\x07" not in text
+            assert "␛[31mred" in text
+        assert "[red]tool[/red]" in text and "[b]n[/b]" in text
+        # the tree's own lines carry no escape either
+        tree = _main(app).tree
+        for y in range(len(tree.model.rows)):
+            assert "\x1b" not in tree.render_line(y).text
+
+
+async def test_a_file_that_fails_to_load_shows_the_error(tmp_path: Path) -> None:
+    bad = tmp_path / "broken.json"
+    bad.write_text('{"format": "msgviewer", "version": 1, "messages": [{"role": "robot"}]}')
+    app = make_app(bad)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        error = _main(app).error
+        assert error is not None and "broken.json" in error and "$.messages[0].role" in error
+        assert "robot" in _screen_text(app)
+
+
+async def test_help_screen_lists_every_tree_and_screen_key() -> None:
+    app = make_app(DEMO)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        text = _screen_text(app)
+        for description in (
+            "Call ⇄ result",
+            "Search",
+            "Filter",
+            "Usage",
+            "Copy JSON",
+            "Save media",
+        ):
+            assert description in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen)
+
+
+async def test_copy_puts_the_selected_node_on_the_clipboard() -> None:
+    app = make_app(DEMO)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("j", "j", "l", "j", "j", "j")  # message 2's read_file call
+        await pilot.press("c")
+        assert app.clipboard == '{\n  "path": "src/export/csv.py"\n}'
+        await pilot.press("y")
+        assert '"name": "read_file"' in app.clipboard and '"id": "toolu_01ReadCsv"' in app.clipboard
