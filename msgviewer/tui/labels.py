@@ -199,6 +199,12 @@ class RowLabels:
                 right.extend(self._result_badge(links, m, None))
             elif message.is_error:
                 right.append(("✗ error", "error"))
+        elif links is not None:
+            results = links.results_in(m)
+            if results:  # results carried as blocks (Anthropic, Claude Code)
+                right.extend(self._result_badge(links, m, results[0].block_index))
+                if len(results) > 1:
+                    right.append((f"+{len(results) - 1} ", "dim"))
         left.append((message_summary(message), "summary" if role != "system" else "dim"))
         calls = len(message.tool_calls) + len(message.invalid_tool_calls)
         if calls:
