@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import warnings
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -449,9 +450,18 @@ def test_malformed_input_names_the_path(data: Any, path: str) -> None:
 # -- conversion to every other writable format ---------------------------------------------
 
 
-def _pairs(messages: tuple[Message, ...]) -> list[tuple[str | None, bool]]:
-    links = link_tools(messages)
-    return [(call.name, result.is_error) for call, result in links.pairs]
+def _check_links(original: tuple[Message, ...], back: tuple[Message, ...]) -> None:
+    """Every answered call comes back answered, under its tool name. A call whose arguments
+    did not parse may be dropped by a format that wants an object (its result then stands
+    alone); nothing else may be."""
+    pairs = link_tools(original).pairs
+    invalid = sum(1 for call, _ in pairs if call.invalid)
+    want = Counter(call.name for call, _ in pairs if not call.invalid)
+    back_links = link_tools(back)
+    got = Counter(call.name for call, _ in back_links.pairs)
+    assert not want - got, f"lost pairs: {want - got}"
+    assert sum(got.values()) <= len(pairs)
+    assert len(back_links.orphan_results) <= invalid
 
 
 @pytest.mark.parametrize(
@@ -468,7 +478,4 @@ def test_sample_converts_with_tool_links_intact(target: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FormatWarning)
         (back,) = loads(data, format=target)
-    want = [name for name, _err in _pairs(conv.messages)]
-    got = [name for name, _err in _pairs(back.messages)]
-    assert got == want
-    assert not link_tools(back.messages).orphan_results
+    _check_links(conv.messages, back.messages)
