@@ -295,6 +295,8 @@ def portable_request(conv: Conversation, target: str, ctx: Context) -> dict[str,
     dropped = []
     convert = chat_tool_to_responses if target == "openai-responses" else responses_tool_to_chat
     for key, v in meta.items():
+        if v is None:
+            continue
         if key == "tools" and isinstance(v, list):
             tools = [convert(t) for t in v]
             if any(t is None for t in tools):

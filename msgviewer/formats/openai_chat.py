@@ -66,11 +66,42 @@ def _looks_like_messages(items: Any) -> bool:
         content = d.get("content")
         if isinstance(content, list):
             for part in content[:10]:
-                if not isinstance(part, dict) or part.get("type") not in PART_TYPES:
+                if not isinstance(part, dict) or _foreign_part(part):
                     return False
         elif content is not None and not isinstance(content, str):
             return False
     return True
+
+
+# Content parts of other formats' messages (Anthropic, Responses); other unknown parts are
+# read as unknown blocks, so they do not stop detection.
+_FOREIGN_PARTS = frozenset(
+    {
+        "tool_use",
+        "tool_result",
+        "thinking",
+        "redacted_thinking",
+        "document",
+        "server_tool_use",
+        "search_result",
+        "input_text",
+        "output_text",
+        "input_image",
+        "input_file",
+    }
+)
+
+
+def _foreign_part(part: dict[str, Any]) -> bool:
+    kind = part.get("type")
+    if kind in PART_TYPES:
+        return False
+    return (
+        not isinstance(kind, str)
+        or kind in _FOREIGN_PARTS
+        or kind.endswith("_tool_result")
+        or "source" in part
+    )
 
 
 def sniff(value: Any) -> bool:
