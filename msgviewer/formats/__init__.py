@@ -27,7 +27,6 @@ from .registry import (
 # before the loose ones (a bare list of role/content dicts is openai-chat, tried last).
 _BUILTIN_FORMATS = [
     ("native", 10),
-    ("pydantic_ai", 40),
     ("gemini", 50),
     ("codex", 30),
     ("openai_responses", 50),
@@ -37,6 +36,7 @@ _BUILTIN_FORMATS = [
     ("langchain", 40),
     ("inspect_log", 20),
     ("sharegpt", 60),
+    ("markdown", 100),
 ]
 for _module, _rank in _BUILTIN_FORMATS:
     register(import_module(f".{_module}", __name__).FORMAT, detect_rank=_rank)
