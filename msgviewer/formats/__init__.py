@@ -27,6 +27,7 @@ from .registry import (
 # before the loose ones (a bare list of role/content dicts is openai-chat, tried last).
 _BUILTIN_FORMATS = [
     ("native", 10),
+    ("pydantic_ai", 40),
     ("gemini", 50),
     ("codex", 30),
     ("openai_responses", 50),
