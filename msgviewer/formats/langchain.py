@@ -420,7 +420,7 @@ class _Writer:
             "id": message.id,
         }
         if kind in _AI_TYPES:
-            self._ai_fields(message, data)
+            self._ai_fields(message, data, where)
         else:
             self._not_ai(message, where)
         if role == "tool":
@@ -453,8 +453,8 @@ class _Writer:
             response["model_name"] = model  # LangChain's name for it
         return response
 
-    def _ai_fields(self, message: Message, data: dict[str, Any]) -> None:
-        calls = [_call_out(c) for c in message.tool_calls]
+    def _ai_fields(self, message: Message, data: dict[str, Any], where: str) -> None:
+        calls = [self._call_extra(_call_out(c), c.extra, where) for c in message.tool_calls]
         known = {c.id for c in message.tool_calls}
         for block in message.blocks:
             # A call only in the content (hand-built messages) must also be a tool call.
@@ -463,8 +463,22 @@ class _Writer:
                     {"name": block.name, "args": block.args, "id": block.id, "type": "tool_call"}
                 )
         data["tool_calls"] = calls
-        data["invalid_tool_calls"] = [_invalid_out(c) for c in message.invalid_tool_calls]
+        data["invalid_tool_calls"] = [
+            self._call_extra(_invalid_out(c), c.extra, where) for c in message.invalid_tool_calls
+        ]
         data["usage_metadata"] = None if message.usage is None else usage_out(message.usage)
+
+    def _call_extra(
+        self, call: dict[str, Any], extra: dict[str, Any], where: str
+    ) -> dict[str, Any]:
+        # LangChain builds its tool calls with create_tool_call, which takes no other keys:
+        # only fields read from a LangChain file go back (other formats' are reported).
+        if extra:
+            if self.native:
+                call.update(extra)
+            else:
+                self.ctx.lossy(f"tool call fields {', '.join(sorted(extra))}", where)
+        return call
 
     def _not_ai(self, message: Message, where: str) -> None:
         if message.tool_calls or message.invalid_tool_calls:
@@ -491,7 +505,7 @@ class _Writer:
 
 
 def _call_out(call: ToolCall) -> dict[str, Any]:
-    return {"name": call.name, "args": call.args, "id": call.id, "type": "tool_call", **call.extra}
+    return {"name": call.name, "args": call.args, "id": call.id, "type": "tool_call"}
 
 
 def _invalid_out(call: InvalidToolCall) -> dict[str, Any]:
@@ -501,7 +515,6 @@ def _invalid_out(call: InvalidToolCall) -> dict[str, Any]:
         "name": call.name,
         "args": call.args,
         "error": call.error,
-        **call.extra,
     }
 
 

@@ -479,3 +479,19 @@ def test_sample_converts_with_tool_links_intact(target: str) -> None:
         warnings.simplefilter("ignore", FormatWarning)
         (back,) = loads(data, format=target)
     _check_links(conv.messages, back.messages)
+
+
+@pytest.mark.parametrize("path", sorted(p.name for p in SAMPLES.iterdir() if p.is_file()))
+def test_every_sample_written_as_langchain_is_accepted_by_langchain(path: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FormatWarning)
+        conversations = loads((SAMPLES / path).read_bytes())
+    for conv in conversations:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", LossyConversionWarning)
+            written = json.loads(dumps(conv, format="langchain"))
+        lc = messages_from_dict(written)
+        assert len(lc) >= len([m for m in conv.messages if m.role != "tool"])
+        calls = [c["id"] for m in lc if isinstance(m, AIMessage) for c in m.tool_calls]
+        want = [c.id for m in conv.messages for c in m.tool_calls]
+        assert set(want) <= set(calls)  # every tool call survives, by id
