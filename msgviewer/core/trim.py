@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import math
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Literal
@@ -82,7 +83,7 @@ def trim(
             msgs, max_tokens, _Counter(msgs, token_counter, params), allow_partial, False, end_roles
         )
         if pairs is not None:
-            kept = pairs.fix_window(list(range(len(kept))), kept, None, end_roles)
+            kept = pairs.fix_window(0, kept, None, end_roles)
         return kept
 
     hi = len(msgs)
@@ -94,10 +95,9 @@ def trim(
     if include_system and hi and msgs[0].role == "system":
         system = msgs[0]
         lo = 1
-    if pairs is not None:
+    if pairs is not None and hi < len(msgs):
         # A call whose result end_on cut off goes too, before the budget is shared out.
-        window = pairs.fix_window(list(range(lo, hi)), msgs[lo:hi], None, end_roles)
-        hi = lo + len(window)
+        hi = lo + len(pairs.fix_window(lo, msgs[lo:hi], None, end_roles))
     budget = max_tokens
     if system is not None:
         budget = max(0, max_tokens - _Counter([], token_counter, params).single(system))
@@ -112,7 +112,7 @@ def trim(
     )
     kept = taken[::-1]
     if pairs is not None:
-        kept = pairs.fix_window(list(range(hi - len(kept), hi)), kept, start_roles, end_roles)
+        kept = pairs.fix_window(hi - len(kept), kept, start_roles, end_roles)
     return [system, *kept] if system is not None else kept
 
 
@@ -267,113 +267,135 @@ def _split_lines(text: str) -> list[str]:
     return [line + "\n" for line in lines[:-1]] + lines[-1:]
 
 
-_NO_IDS: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+_NO_IDS: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
 
-def _tool_ids(message: Message) -> tuple[frozenset[str], frozenset[str]]:
+def _tool_ids(message: Message) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Ids of the tool calls a message makes and of the calls it answers, in either shape."""
     content = message.content
-    if (
-        type(content) is str
-        and not message.tool_calls
-        and not message.invalid_tool_calls
-        and message.role != "tool"
-    ):
-        return _NO_IDS
-    calls: set[str] = set()
-    results: set[str] = set()
-    for call in message.tool_calls:
-        calls.add(call.id)  # type: ignore[arg-type]
-    for call in message.invalid_tool_calls:  # a provider still expects them answered
-        calls.add(call.id)  # type: ignore[arg-type]
-    if message.role == "tool":
-        results.add(message.tool_call_id)  # type: ignore[arg-type]
+    role = message.role
+    calls: tuple = ()
+    results: tuple = ()
+    if message.tool_calls:
+        calls = tuple(c.id for c in message.tool_calls)
+    if message.invalid_tool_calls:  # a provider still expects them answered
+        calls += tuple(c.id for c in message.invalid_tool_calls)
+    if role == "tool":
+        results = (message.tool_call_id,)
     if type(content) is tuple:
         for block in content:
             kind = type(block)
             if kind is ToolCallBlock:
-                calls.add(block.id)  # type: ignore[union-attr]
+                calls += (block.id,)  # type: ignore[union-attr]
             elif kind is ToolResultBlock:
-                results.add(block.tool_call_id)  # type: ignore[union-attr]
-    calls.discard(None)  # type: ignore[arg-type]
-    results.discard(None)  # type: ignore[arg-type]
-    return frozenset(calls), frozenset(results)
+                results += (block.tool_call_id,)  # type: ignore[union-attr]
+    return (calls, results) if calls or results else _NO_IDS
 
 
 class _ToolPairs:
-    """Where each answered tool call and its result are in a history, to keep them together."""
+    """Where each answered tool call and its result are in a history, to keep them together.
+
+    A message's partners are the messages holding the other end of its calls and results
+    (for an id used twice: the last result of a call, the first call of a result). The window
+    kept is a range of the history, so a pair is split exactly when a partner is outside it.
+    """
 
     def __init__(self, messages: list[Message]) -> None:
         self.messages = messages
-        ids = [_tool_ids(m) for m in messages]
+        ids: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
         first_call: dict[str, int] = {}
         last_result: dict[str, int] = {}
-        for i, (calls, results) in enumerate(ids):
+        for i, message in enumerate(messages):
+            if (
+                type(message.content) is str
+                and message.role != "tool"
+                and not message.tool_calls
+                and not message.invalid_tool_calls
+            ):
+                continue  # the common case, decided without building anything
+            calls, results = found = _tool_ids(message)
+            if found is _NO_IDS:
+                continue
+            ids[i] = found
             for call_id in calls:
-                first_call.setdefault(call_id, i)
+                if call_id is not None:
+                    first_call.setdefault(call_id, i)
             for call_id in results:
-                last_result[call_id] = i
-        paired = first_call.keys() & last_result.keys()
+                if call_id is not None:
+                    last_result[call_id] = i
         self.first_call = first_call
         self.last_result = last_result
-        self.paired = paired
-        # Only ids that have both ends in the history matter: keep just those.
-        self.ids = [
-            (calls & paired, results & paired) if (calls or results) else _NO_IDS
-            for calls, results in ids
-        ]
+        self.ids = ids
+        # Nearest and farthest partner of each message that has one.
+        self.span: dict[int, tuple[int, int]] = {}
+        for i, (calls, results) in ids.items():
+            partners = self._partners(calls, results)
+            if partners:
+                self.span[i] = (min(partners), max(partners))
+        self.indices = sorted(self.span)
 
-    def _ids_of(self, index: int, message: Message) -> tuple[frozenset[str], frozenset[str]]:
-        if message is self.messages[index]:
-            return self.ids[index]
-        calls, results = _tool_ids(message)  # a partial copy: its content changed
-        return calls & self.paired, results & self.paired
+    def _partners(self, calls: Iterable[str], results: Iterable[str]) -> list[int]:
+        last_result, first_call = self.last_result, self.first_call
+        out = [last_result[c] for c in calls if c in last_result and c in first_call]
+        out += [first_call[r] for r in results if r in first_call and r in last_result]
+        return out
 
     def fix_window(
         self,
-        indices: list[int],
+        lo: int,
         window: list[Message],
         start_roles: frozenset[str] | None,
         end_roles: frozenset[str],
     ) -> list[Message]:
-        """``window`` (messages at ``indices`` of the history) shrunk until no pair is split.
+        """``window`` (the history from index ``lo``, its edge message perhaps partial) shrunk
+        until no pair is split.
 
         A message whose partner lies before the window goes with everything before it; one
         whose partner lies after goes with everything after it. Then ``start_roles`` and
         ``end_roles`` are applied again, until nothing moves.
         """
-        while window:
-            ids = [self._ids_of(i, m) for i, m in zip(indices, window, strict=True)]
-            held_calls: set[str] = set()
-            held_results: set[str] = set()
-            for calls, results in ids:
-                held_calls.update(calls)
-                held_results.update(results)
-            front, back = -1, len(window)
-            for pos, (index, (calls, results)) in enumerate(zip(indices, ids, strict=True)):
-                for call_id in calls:
-                    if call_id not in held_results:
-                        if self.last_result[call_id] > index:
-                            back = min(back, pos)
+        base = lo
+        hi = lo + len(window)
+        # A partial copy at an edge holds fewer ids than the original message.
+        partial = [i for i in (lo, hi - 1) if lo < hi and window[i - base] is not self.messages[i]]
+        while lo < hi:
+            front, back = lo - 1, hi
+            for i in self.indices[bisect_left(self.indices, lo) : bisect_left(self.indices, hi)]:
+                if i in partial:
+                    continue
+                first, last = self.span[i]
+                if first < lo:
+                    front = i
+                if last >= hi and back == hi:
+                    back = i
+            for p in partial:
+                if not lo <= p < hi:
+                    continue
+                calls, results = _tool_ids(window[p - base])
+                for q in self._partners(calls, results):
+                    if q < lo:
+                        front = max(front, p)
+                    elif q >= hi:
+                        back = min(back, p)
+                # Partners of the ids it lost are now split from it.
+                old_calls, old_results = self.ids.get(p, _NO_IDS)
+                lost = self._partners(set(old_calls) - set(calls), set(old_results) - set(results))
+                for q in lost:
+                    if lo <= q < hi:
+                        if q > p:
+                            front = max(front, q)
                         else:
-                            front = max(front, pos)
-                for call_id in results:
-                    if call_id not in held_calls:
-                        if self.first_call[call_id] <= index:
-                            front = max(front, pos)
-                        else:
-                            back = min(back, pos)
-            if front < 0 and back == len(window):
+                            back = min(back, q)
+            if front < lo and back == hi:
                 break
             lo, hi = front + 1, max(back, front + 1)
             if start_roles:
-                while lo < hi and window[lo].role not in start_roles:
+                while lo < hi and window[lo - base].role not in start_roles:
                     lo += 1
             if end_roles:
-                while hi > lo and window[hi - 1].role not in end_roles:
+                while hi > lo and window[hi - 1 - base].role not in end_roles:
                     hi -= 1
-            window, indices = window[lo:hi], indices[lo:hi]
-        return window
+        return window[lo - base : hi - base]
 
 
 __all__ = ["TokenCounter", "trim"]
