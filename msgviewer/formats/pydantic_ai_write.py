@@ -260,7 +260,7 @@ class Writer:
             self.ctx.lossy(f"message field {key!r}", where)
         parts: list[dict[str, Any]] = []
         for j, block in enumerate(message.blocks):
-            part = self._response_part(block)
+            part = self._response_part(block, message_where(i, j))
             if part is None:
                 self.ctx.lossy(f"a {block.type} block in a response", message_where(i, j))
             else:
@@ -293,7 +293,7 @@ class Writer:
             return dict(extra)
         return {k: v for k, v in extra.items() if k in known}
 
-    def _response_part(self, block: Block) -> dict[str, Any] | None:
+    def _response_part(self, block: Block, where: str) -> dict[str, Any] | None:
         kind = type(block)
         if kind is TextBlock:
             return {
@@ -321,6 +321,8 @@ class Writer:
             part["part_kind"] = "builtin-tool-call" if kind is ServerToolCallBlock else "tool-call"
             return part
         if kind is ServerToolResultBlock:
+            if block.status is not None:  # type: ignore[union-attr]
+                self.ctx.lossy("the status of a built-in tool result", where)
             extra = dict(block.extra)
             part = {"tool_name": extra.pop("tool_name", ""), "content": block.content}  # type: ignore[union-attr]
             part["tool_call_id"] = block.tool_call_id  # type: ignore[union-attr]

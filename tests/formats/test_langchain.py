@@ -453,7 +453,7 @@ def test_malformed_input_names_the_path(data: Any, path: str) -> None:
 def _check_links(original: tuple[Message, ...], back: tuple[Message, ...]) -> None:
     """Every answered call comes back answered, under its tool name. A call whose arguments
     did not parse may be dropped by a format that wants an object (its result then stands
-    alone); nothing else may be."""
+    alone); no other result may lose its call."""
     pairs = link_tools(original).pairs
     invalid = sum(1 for call, _ in pairs if call.invalid)
     want = Counter(call.name for call, _ in pairs if not call.invalid)
@@ -461,7 +461,8 @@ def _check_links(original: tuple[Message, ...], back: tuple[Message, ...]) -> No
     got = Counter(call.name for call, _ in back_links.pairs)
     assert not want - got, f"lost pairs: {want - got}"
     assert sum(got.values()) <= len(pairs)
-    assert len(back_links.orphan_results) <= invalid
+    orphans = len(link_tools(original).orphan_results)
+    assert len(back_links.orphan_results) <= orphans + invalid
 
 
 @pytest.mark.parametrize(
