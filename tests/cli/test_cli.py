@@ -1,0 +1,242 @@
+"""The command line through its real entry point: stdout, stderr and exit codes."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import msgviewer as mv
+from msgviewer.cli import main
+from msgviewer.cli.commands import COMMANDS
+from msgviewer.formats import lossy_warnings
+
+SAMPLES = sorted(p for p in (Path(__file__).parents[2] / "sample_data").iterdir() if p.is_file())
+WRITABLE = [name for name, (_, can_write, _) in mv.FORMATS.items() if can_write]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:  # argparse exits on --help and usage errors
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def agent_run(tmp_path: Path) -> Path:
+    """A small history with an answered call, an errored call and an unanswered call."""
+    messages = [
+        mv.Message.system("You are a careful agent."),
+        mv.Message.user("Look up the weather in Paris and Rome."),
+        mv.Message.assistant(
+            "",
+            tool_calls=[
+                mv.ToolCall("call_1", "weather", {"city": "Paris"}),
+                mv.ToolCall("call_2", "weather", {"city": "Rome"}),
+            ],
+            usage=mv.Usage(input_tokens=120, output_tokens=30),
+            response_metadata={"model": "gpt-test"},
+        ),
+        mv.Message.tool("18 C, cloudy", tool_call_id="call_1", name="weather"),
+        mv.Message.tool("timeout", tool_call_id="call_2", name="weather", is_error=True),
+        mv.Message.assistant(
+            "Paris is 18 C. Let me retry Rome.",
+            tool_calls=[mv.ToolCall("call_3", "weather", {"city": "Rome"})],
+            usage=mv.Usage(input_tokens=180, output_tokens=20),
+            response_metadata={"model": "gpt-test"},
+        ),
+    ]
+    path = tmp_path / "run.json"
+    mv.dump(mv.Conversation(tuple(messages)), path)
+    return path
+
+
+def test_every_command_has_help_with_an_example(capsys: pytest.CaptureFixture[str]) -> None:
+    for name in COMMANDS:
+        code, out, _ = run(capsys, name, "--help")
+        assert code == 0
+        assert "example:" in out and f"msgviewer {name}" in out
+
+
+def test_formats_lists_every_format(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "formats", "--json")
+    assert code == 0
+    rows = json.loads(out)
+    assert [r["name"] for r in rows] == list(mv.FORMATS)
+    assert all(isinstance(r["cannot_carry"], str) for r in rows)
+    code, out, _ = run(capsys, "formats")
+    assert code == 0 and "msgviewer" in out
+
+
+def test_stats_counts_tool_calls_and_usage(
+    capsys: pytest.CaptureFixture[str], agent_run: Path
+) -> None:
+    code, out, err = run(capsys, "stats", str(agent_run), "--json")
+    assert code == 0, err
+    stats = json.loads(out)
+    assert stats["messages"]["total"] == 6
+    assert stats["messages"]["by_role"] == {"assistant": 2, "system": 1, "tool": 2, "user": 1}
+    assert stats["tool_calls"] == {"total": 3, "answered": 2, "errored": 1, "unanswered": 1}
+    assert stats["usage"]["total"]["input_tokens"] == 300
+    assert stats["usage"]["by_model"]["gpt-test"]["output_tokens"] == 50
+    assert stats["approx_tokens"] == mv.count_tokens_approximately(mv.load(agent_run)[0].messages)
+    code, table, _ = run(capsys, "stats", str(agent_run))
+    assert code == 0
+    assert re.search(r"unanswered\s+1", table)
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
+def test_stats_reads_every_sample(capsys: pytest.CaptureFixture[str], sample: Path) -> None:
+    code, out, err = run(capsys, "stats", str(sample), "--json")
+    assert code == 0, err
+    expected = sum(len(c.messages) for c in mv.load(sample))
+    assert json.loads(out)["messages"]["total"] == expected
+
+
+@pytest.mark.parametrize("target", WRITABLE)
+def test_convert_to_every_writable_format(
+    capsys: pytest.CaptureFixture[str], agent_run: Path, tmp_path: Path, target: str
+) -> None:
+    out_path = tmp_path / "out"
+    code, out, err = run(capsys, "convert", str(agent_run), "--to", target, "-o", str(out_path))
+    assert code == 0, err
+    assert out == ""
+    written = out_path.read_bytes()
+    assert written
+    if mv.FORMATS[target][0]:  # readable: the tool calls come back
+        [conv] = mv.loads(written, format=target)
+        calls = [c.name for m in conv.messages for c in m.tool_calls]
+        assert calls.count("weather") == 3
+
+
+def test_convert_strict_fails_and_writes_nothing_when_data_would_be_lost(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "reasoning.json"
+    mv.dump(
+        [
+            mv.Message.user("hi"),
+            mv.Message.assistant([mv.ReasoningBlock("thinking..."), mv.TextBlock("hello")]),
+        ],
+        path,
+    )
+    target = "openai-chat"  # Chat Completions has no place for reasoning
+    assert lossy_warnings(mv.load(path), format=target)
+    code, out, err = run(capsys, "convert", str(path), "--to", target, "--strict")
+    assert code == 1
+    assert out == ""
+    assert "error:" in err and "nothing written" in err
+    code, out, err = run(capsys, "convert", str(path), "--to", target)
+    assert code == 0 and out
+    assert "warning:" in err
+
+
+def test_pipe_convert_into_stats_from_stdin(agent_run: Path) -> None:
+    exe = [sys.executable, "-m", "msgviewer"]
+    converted = subprocess.run(
+        [*exe, "convert", str(agent_run), "--to", "msgviewer"],
+        capture_output=True,
+        check=True,
+    ).stdout
+    result = subprocess.run(
+        [*exe, "stats", "-", "--json"], input=converted, capture_output=True, check=True
+    )
+    assert json.loads(result.stdout)["tool_calls"]["total"] == 3
+
+
+def test_trim_keeps_within_budget(
+    capsys: pytest.CaptureFixture[str], agent_run: Path, tmp_path: Path
+) -> None:
+    out_path = tmp_path / "short.json"
+    code, _, err = run(
+        capsys,
+        "trim",
+        str(agent_run),
+        "--max-tokens",
+        "40",
+        "--include-system",
+        "--start-on",
+        "human",
+        "-o",
+        str(out_path),
+    )
+    assert code == 0, err
+    [conv] = mv.load(out_path)
+    original = mv.load(agent_run)[0].messages
+    expected = mv.trim(list(original), max_tokens=40, include_system=True, start_on="user")
+    assert list(conv.messages) == expected
+    assert conv.messages[0].role == "system"
+
+
+def test_lint_reports_problems_and_fix_resolves_them(
+    capsys: pytest.CaptureFixture[str], agent_run: Path, tmp_path: Path
+) -> None:
+    code, out, _ = run(capsys, "lint", str(agent_run))
+    assert code == 1
+    lines = out.strip().splitlines()
+    assert lines
+    pattern = re.compile(re.escape(str(agent_run)) + r":\d+: [a-z-]+: .+")
+    assert all(pattern.fullmatch(line) for line in lines), lines
+    assert any(": unanswered-call: " in line for line in lines)
+    fixed = tmp_path / "fixed.json"
+    code, _, err = run(capsys, "lint", str(agent_run), "--fix", "-o", str(fixed))
+    assert "applied" in err
+    code, out, _ = run(capsys, "lint", str(fixed))
+    assert "unanswered-call" not in out
+
+
+def test_print_is_plain_when_not_a_terminal(
+    capsys: pytest.CaptureFixture[str], agent_run: Path
+) -> None:
+    code, out, _ = run(capsys, "print", str(agent_run))
+    assert code == 0
+    assert "── #0 system" in out and "── #3 tool" in out
+    assert "\x1b" not in out  # no colour codes when stdout is not a terminal
+    assert '"city": "Rome"' in out
+
+
+def test_print_shows_escapes_and_markup_literally(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    hostile = (
+        "[bold red]x[/] \x1b[31mred\x1b[0m \x1b]52;c;aGVsbG8=\x07 \x1b]8;;http://e.vil\x1b\\link"
+    )
+    path = tmp_path / "hostile.json"
+    mv.dump([mv.Message.user(hostile)], path)
+    for flag in ("never", "always"):
+        code, out, _ = run(capsys, "print", str(path), "--color", flag)
+        assert code == 0
+        assert "[bold red]x[/]" in out
+        assert "␛[31mred" in out and "␛]52;c;aGVsbG8=␇" in out
+        assert "\x07" not in out and "]52;" not in out.replace("␛]52;", "")
+
+
+def test_bad_input_exits_2_with_one_clear_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    missing = tmp_path / "nope.json"
+    code, out, err = run(capsys, "stats", str(missing))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and str(missing) in err and "no such file" in err
+
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "msgviewer", "version": 1,\n "messages": [\n')
+    code, _, err = run(capsys, "convert", str(broken), "--to", "msgviewer")
+    assert code == 2 and "line" in err and str(broken) in err and "Traceback" not in err
+
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text('{"format": "msgviewer", "version": 1, "messages": [{"role": 3}]}')
+    code, _, err = run(capsys, "stats", str(wrong))
+    assert code == 2 and "$.messages[0].role" in err
+
+    code, _, err = run(capsys, "convert", str(wrong), "--to", "no-such-format")
+    assert code == 2
+
+    code, _, err = run(capsys, "trim", "--max-tokens", "x", str(wrong))
+    assert code == 2 and "error" in err
