@@ -83,7 +83,8 @@ def trim(
             msgs, max_tokens, _Counter(msgs, token_counter, params), allow_partial, False, end_roles
         )
         if pairs is not None:
-            kept = pairs.fix_window(0, kept, None, end_roles)
+            lo, hi = pairs.fix_window(0, kept, None, end_roles)
+            kept = kept[lo:hi]
         return kept
 
     hi = len(msgs)
@@ -97,7 +98,7 @@ def trim(
         lo = 1
     if pairs is not None and hi < len(msgs):
         # A call whose result end_on cut off goes too, before the budget is shared out.
-        hi = lo + len(pairs.fix_window(lo, msgs[lo:hi], None, end_roles))
+        lo, hi = pairs.fix_window(lo, msgs[lo:hi], None, end_roles)
     budget = max_tokens
     if system is not None:
         budget = max(0, max_tokens - _Counter([], token_counter, params).single(system))
@@ -112,7 +113,9 @@ def trim(
     )
     kept = taken[::-1]
     if pairs is not None:
-        kept = pairs.fix_window(hi - len(kept), kept, start_roles, end_roles)
+        base = hi - len(kept)
+        lo, hi = pairs.fix_window(base, kept, start_roles, end_roles)
+        kept = kept[lo - base : hi - base]
     return [system, *kept] if system is not None else kept
 
 
@@ -346,9 +349,9 @@ class _ToolPairs:
         window: list[Message],
         start_roles: frozenset[str] | None,
         end_roles: frozenset[str],
-    ) -> list[Message]:
-        """``window`` (the history from index ``lo``, its edge message perhaps partial) shrunk
-        until no pair is split.
+    ) -> tuple[int, int]:
+        """The range of history indices ``window`` (the history from index ``lo``, its edge
+        messages perhaps partial) shrinks to so that no pair is split.
 
         A message whose partner lies before the window goes with everything before it; one
         whose partner lies after goes with everything after it. Then ``start_roles`` and
@@ -395,7 +398,7 @@ class _ToolPairs:
             if end_roles:
                 while hi > lo and window[hi - 1 - base].role not in end_roles:
                     hi -= 1
-        return window[lo - base : hi - base]
+        return lo, hi
 
 
 __all__ = ["TokenCounter", "trim"]

@@ -314,6 +314,15 @@ def test_keep_tool_pairs_with_end_on_cutting_off_results() -> None:
         keep_tool_pairs=True,
     )
     assert paired == []  # without a1 nothing ends on an assistant message
+    with_system = trim(
+        history,
+        max_tokens=10,
+        token_counter=count_messages,
+        end_on="assistant",
+        include_system=True,
+        keep_tool_pairs=True,
+    )
+    assert ids(with_system) == ["sys"]
 
 
 def test_keep_tool_pairs_with_a_partial_message_that_lost_its_call_block() -> None:
