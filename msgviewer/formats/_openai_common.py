@@ -115,6 +115,7 @@ def chat_usage_in(d: Any, ctx: Context, path: str) -> Usage:
         output_tokens=_int(d, "completion_tokens"),
         total_tokens=_int(d, "total_tokens"),
         cache_read_tokens=_int(d.get("prompt_tokens_details"), "cached_tokens"),
+        cache_write_tokens=_int(d.get("prompt_tokens_details"), "cache_write_tokens"),
         reasoning_tokens=_int(d.get("completion_tokens_details"), "reasoning_tokens"),
         extra=d,
     )
@@ -133,8 +134,10 @@ def chat_usage_out(usage: Usage) -> dict[str, Any]:
         "completion_tokens": usage.output_tokens,
         "total_tokens": usage.total_tokens or usage.input_tokens + usage.output_tokens,
     }
-    if usage.cache_read_tokens:
+    if usage.cache_read_tokens or usage.cache_write_tokens:
         out["prompt_tokens_details"] = {"cached_tokens": usage.cache_read_tokens}
+        if usage.cache_write_tokens:
+            out["prompt_tokens_details"]["cache_write_tokens"] = usage.cache_write_tokens
     if usage.reasoning_tokens:
         out["completion_tokens_details"] = {"reasoning_tokens": usage.reasoning_tokens}
     return out
@@ -149,6 +152,7 @@ def responses_usage_in(d: Any, ctx: Context, path: str) -> Usage:
         output_tokens=_int(d, "output_tokens"),
         total_tokens=_int(d, "total_tokens"),
         cache_read_tokens=_int(d.get("input_tokens_details"), "cached_tokens"),
+        cache_write_tokens=_int(d.get("input_tokens_details"), "cache_write_tokens"),
         reasoning_tokens=_int(d.get("output_tokens_details"), "reasoning_tokens"),
         extra=d,
     )
@@ -165,7 +169,10 @@ def responses_usage_out(usage: Usage) -> dict[str, Any]:
         return raw
     return {
         "input_tokens": usage.input_tokens,
-        "input_tokens_details": {"cached_tokens": usage.cache_read_tokens},
+        "input_tokens_details": {
+            "cached_tokens": usage.cache_read_tokens,
+            "cache_write_tokens": usage.cache_write_tokens,
+        },
         "output_tokens": usage.output_tokens,
         "output_tokens_details": {"reasoning_tokens": usage.reasoning_tokens},
         "total_tokens": usage.total_tokens or usage.input_tokens + usage.output_tokens,
