@@ -288,7 +288,7 @@ class _Writer:
                     line["parentUuid"] = prev[side]  # its parent was deleted: follow the one before
                 prev[side] = line["uuid"]
         self.losses.flush()
-        return jsonl_bytes(_emit([line for _, lines in planned for line in lines], other))
+        return jsonl_bytes(_emit([line for _, lines in planned for line in lines], other, known))
 
 
 def _split(split: list[Any], content: list[Any]) -> list[dict[str, Any]] | None:
@@ -311,21 +311,37 @@ def _split(split: list[Any], content: list[Any]) -> list[dict[str, Any]] | None:
     return out
 
 
-def _emit(lines: list[dict[str, Any]], other: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Message lines in order, each kept-aside line right after the line it followed."""
+def _emit(
+    lines: list[dict[str, Any]], other: list[dict[str, Any]], known: set[Any]
+) -> list[dict[str, Any]]:
+    """Message lines in order, each kept-aside line right after the line it followed.
+
+    A kept line whose parent is gone (its message was deleted) hangs off the line before it.
+    """
     after: dict[Any, list[Any]] = {}
     for e in other:
         after.setdefault(e.get("after"), []).append(e["line"])
     out: list[Any] = []
+    mine = {id(line) for line in lines}
     stack = list(reversed(after.pop(None, []) + lines))
+    last = None
     while stack:
         line = stack.pop()
+        if isinstance(line, dict):
+            if id(line) not in mine and line.get("parentUuid") not in known | {None}:
+                line = {**line, "parentUuid": last}
+            uid = line.get("uuid")
+            if isinstance(uid, str):
+                last = uid
+                stack.extend(reversed(after.pop(uid, [])))
         out.append(line)
-        uid = line.get("uuid") if isinstance(line, dict) else None
-        if isinstance(uid, str) and uid in after:
-            stack.extend(reversed(after.pop(uid)))
     for rest in after.values():  # what they followed was deleted: keep them at the end
-        out.extend(rest)
+        for line in rest:
+            if isinstance(line, dict) and line.get("parentUuid") not in known | {None}:
+                line = {**line, "parentUuid": last}
+            out.append(line)
+            if isinstance(line, dict) and isinstance(line.get("uuid"), str):
+                last = line["uuid"]
     return out
 
 
