@@ -128,7 +128,7 @@ def _token_count(payload: dict[str, Any], reader: ItemReader, ctx: Context, seen
     expect(ctx, info, dict, "info", "$.payload.info")
     total = info.get("total_token_usage")
     last = info.get("last_token_usage")
-    if last is None or total == seen:
+    if last is None or (total is not None and total == seen):
         return seen  # the same call reported again
     path = "$.payload.info.last_token_usage"
     expect(ctx, last, dict, "last_token_usage", path)
