@@ -15,8 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from msgviewer.core import (
+    ImageBlock,
     Message,
+    TextBlock,
     ToolCall,
+    ToolCallBlock,
     count_tokens_approximately,
     filter_messages,
     merge_runs,
@@ -253,3 +256,37 @@ def test_merge_runs(history, separator) -> None:
             assert [(c.name, c.args) for c in mine.tool_calls] == [
                 (c["name"], c["args"]) for c in lc.tool_calls
             ]
+
+
+def test_count_block_content_where_block_shapes_agree() -> None:
+    """Text, image and standard tool_call blocks count exactly as LangChain counts them."""
+    ours = [
+        Message.user((TextBlock("What is in this chart?"), ImageBlock(url="https://x/c.png"))),
+        Message.assistant(
+            (TextBlock("Checking."), ToolCallBlock("call_1", "get_weather", {"city": "Paris"})),
+            tool_calls=[ToolCall("call_1", "get_weather", {"city": "Paris"})],
+        ),
+    ]
+    theirs = [
+        HumanMessage(
+            [
+                {"type": "text", "text": "What is in this chart?"},
+                {"type": "image", "url": "https://x/c.png"},
+            ]
+        ),
+        AIMessage(
+            [
+                {"type": "text", "text": "Checking."},
+                {
+                    "type": "tool_call",
+                    "id": "call_1",
+                    "name": "get_weather",
+                    "args": {"city": "Paris"},
+                },
+            ],
+            tool_calls=[{"name": "get_weather", "args": {"city": "Paris"}, "id": "call_1"}],
+        ),
+    ]
+    for ours_msg, their_msg in zip(ours, theirs, strict=True):
+        expected = lc_utils.count_tokens_approximately([their_msg])
+        assert count_tokens_approximately([ours_msg]) == expected
