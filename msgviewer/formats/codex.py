@@ -19,7 +19,8 @@ import orjson
 
 from ..core.usage import Usage
 from ._openai_common import Drops, canonical, expect, json_type
-from ._responses_items import Draft, ItemReader, ItemWriter
+from ._responses_read import Draft, ItemReader
+from ._responses_write import ItemWriter
 from .base import Context, Conversation, Format
 from .io import jsonl_bytes
 
@@ -59,7 +60,7 @@ def read(records: list[Any], ctx: Context) -> list[Conversation]:
         expect(ctx, rec, dict, "a rollout line", "$")
         kind = rec.get("type")
         payload = rec.get("payload")
-        if kind not in LINE_TYPES:
+        if not isinstance(kind, str) or kind not in LINE_TYPES:
             ctx.warn(f"unknown line type {kind!r}: kept as is", "$.type")
             pending.append(rec)
             continue

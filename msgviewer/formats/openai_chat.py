@@ -10,7 +10,6 @@ come back on writing: reasoning text and refusals in their own fields, an assist
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
 from typing import Any
 
 from ..core.blocks import (
@@ -24,33 +23,21 @@ from ..core.blocks import (
     parse_data_uri,
 )
 from ..core.message import InvalidToolCall, Message, ToolCall
+from ._openai_chat_write import NAME, REASONING_FIELDS, write
 from ._openai_common import (
-    CALL_EXTRA_SKIP,
     OPT_STR,
-    Drops,
-    audio_format,
     audio_mime,
-    canonical,
     chat_usage_in,
-    chat_usage_out,
-    dump_args,
     expect,
     parse_call,
-    portable_request,
 )
-from .base import Context, Conversation, Format, message_where
-from .io import json_bytes, jsonl_bytes
-
-NAME = "openai-chat"
+from .base import Context, Conversation, Format
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 PART_TYPES = frozenset({"text", "image_url", "input_audio", "file", "refusal"})
-REASONING_FIELDS = ("reasoning_content", "thinking", "reasoning")
 _MESSAGE_KEYS = frozenset(
     {"role", "content", "name", "tool_calls", "tool_call_id", "function_call", "refusal"}
 )
-# Message metadata keys this module sets or interprets (never written back as fields).
-_MARKERS = frozenset({"role", "synthetic_tool_call_id"})
 # Keys of other vendors' request bodies that a Chat Completions body never has.
 _FOREIGN_KEYS = frozenset({"system", "anthropic_version", "stop_sequences", "contents"})
 
@@ -134,17 +121,22 @@ class _Links:
     """Ids for calls and results that have none (legacy functions, some HF templates)."""
 
     def __init__(self) -> None:
-        self.unanswered: list[tuple[str, str | None]] = []
+        self.unanswered: dict[str, str | None] = {}
+        """Call id -> name of the calls still waiting for a result, oldest first."""
         self.count = 0
 
     def new_id(self) -> str:
         self.count += 1
         return f"call_{self.count}"
 
+    def answered(self, call_id: str) -> None:
+        self.unanswered.pop(call_id, None)
+
     def answer(self, name: str | None) -> str | None:
-        for k, (call_id, call_name) in enumerate(self.unanswered):
+        """The id of the oldest unanswered call named ``name`` (or of any, without a name)."""
+        for call_id, call_name in self.unanswered.items():
             if name is None or call_name == name:
-                del self.unanswered[k]
+                del self.unanswered[call_id]
                 return call_id
         return None
 
@@ -198,40 +190,48 @@ def _read_completion(value: dict[str, Any], ctx: Context) -> Conversation:
 
 
 def _read_message(d: Any, ctx: Context, path: str, links: _Links) -> Message:
-    expect(ctx, d, dict, "a message", path)
+    # The hot loop of big files: checks are inlined for the common shapes.
+    if type(d) is not dict:
+        expect(ctx, d, dict, "a message", path)
     role = d.get("role")
     if role not in ROLES:
         what = f"unknown role {role!r}" if isinstance(role, str) else 'a message needs a "role"'
         raise ctx.error(f"{what} (expected one of {', '.join(sorted(ROLES))})", f"{path}.role")
-    name = expect(ctx, d.get("name"), OPT_STR, "name", f"{path}.name")
-    meta = {k: v for k, v in d.items() if k not in _MESSAGE_KEYS}
-    content = _read_content(d.get("content"), ctx, f"{path}.content")
-    kw: dict[str, Any] = {"name": name}
+    name = d.get("name")
+    if name is not None and type(name) is not str:
+        expect(ctx, name, OPT_STR, "name", f"{path}.name")
+    meta = {k: v for k, v in d.items() if k not in _MESSAGE_KEYS} if len(d) > 2 else {}
+    content = d.get("content")
+    if type(content) is not str:
+        content = _read_content(content, ctx, f"{path}.content")
     if role == "assistant":
         content = _assistant_fields(d, content, meta, ctx, path)
         calls, invalid = _read_calls(d, ctx, path, links)
-        kw["tool_calls"] = calls
-        kw["invalid_tool_calls"] = invalid
-    elif role in ("tool", "function"):
-        call_id = expect(
-            ctx, d.get("tool_call_id"), OPT_STR, "tool_call_id", f"{path}.tool_call_id"
+        return Message(
+            role, content, name=name, tool_calls=calls, invalid_tool_calls=invalid, metadata=meta
         )
+    call_id = None
+    if role == "tool" or role == "function":
+        call_id = d.get("tool_call_id")
         if call_id is None:
             call_id = links.answer(name)
             if call_id is not None:
                 meta["synthetic_tool_call_id"] = True
-        kw["tool_call_id"] = call_id
+        elif type(call_id) is not str:
+            expect(ctx, call_id, OPT_STR, "tool_call_id", f"{path}.tool_call_id")
+        else:
+            links.answered(call_id)
         if role == "function":
             meta["role"] = "function"
-    if meta:
-        kw["metadata"] = meta
-    return Message(role, content, **kw)
+    return Message(role, content, name=name, tool_call_id=call_id, metadata=meta)
 
 
 def _assistant_fields(
     d: dict[str, Any], content: Any, meta: dict[str, Any], ctx: Context, path: str
 ) -> Any:
     """Reasoning text and a refusal, which Chat keeps beside the content, as blocks."""
+    if not meta and "refusal" not in d:
+        return content
     before: list[Block] = []
     after: list[Block] = []
     for key in REASONING_FIELDS:
@@ -256,10 +256,12 @@ def _assistant_fields(
 
 def _read_calls(
     d: dict[str, Any], ctx: Context, path: str, links: _Links
-) -> tuple[list[ToolCall], list[InvalidToolCall]]:
+) -> tuple[tuple[ToolCall, ...], tuple[InvalidToolCall, ...]]:
+    raw_calls = d.get("tool_calls")
+    if raw_calls is None and "function_call" not in d:
+        return (), ()
     calls: list[ToolCall] = []
     invalid: list[InvalidToolCall] = []
-    raw_calls = d.get("tool_calls")
     if raw_calls is not None:
         expect(ctx, raw_calls, list, "tool_calls", f"{path}.tool_calls")
         for j, tc in enumerate(raw_calls):
@@ -274,7 +276,7 @@ def _read_calls(
             if call_id is None:
                 call_id = links.new_id()
                 extra["synthetic_id"] = True
-            links.unanswered.append((call_id, call_name))
+            links.unanswered[call_id] = call_name
             _add(parse_call(call_id, call_name, fn.get("arguments"), extra), calls, invalid)
     legacy = d.get("function_call")
     if legacy is not None:
@@ -282,10 +284,10 @@ def _read_calls(
         expect(ctx, legacy, dict, "function_call", p)
         call_name = expect(ctx, legacy.get("name"), str, "a function name", f"{p}.name")
         call_id = links.new_id()
-        links.unanswered.append((call_id, call_name))
+        links.unanswered[call_id] = call_name
         extra = {"legacy": True, "synthetic_id": True}
         _add(parse_call(call_id, call_name, legacy.get("arguments"), extra), calls, invalid)
-    return calls, invalid
+    return tuple(calls), tuple(invalid)
 
 
 def _add(call: ToolCall | InvalidToolCall, calls: list, invalid: list) -> None:
@@ -354,210 +356,6 @@ def _with_part(extra: dict[str, Any], part: dict[str, Any], inner: str) -> dict[
     if rest:
         extra["part_fields"] = rest
     return extra
-
-
-# -- writing ------------------------------------------------------------------------------
-
-
-def write(conversations: Sequence[Conversation], ctx: Context) -> bytes:
-    """Conversations -> one JSON document, or JSONL (one per line) for several."""
-    docs = [_document(c, ctx) for c in conversations]
-    if len(docs) == 1:
-        return json_bytes(docs[0], pretty=True)
-    return jsonl_bytes(docs)
-
-
-def _document(conv: Conversation, ctx: Context) -> dict[str, Any]:
-    same = conv.format == NAME
-    drops = Drops(ctx)
-    if (
-        same
-        and conv.metadata.get("object") == "chat.completion"
-        and all(m.role == "assistant" for m in conv.messages)
-    ):
-        doc = _completion(conv, drops)
-    else:
-        meta = dict(conv.metadata) if same else portable_request(conv, NAME, ctx)
-        messages = []
-        for i, m in canonical(conv.messages):
-            messages.append(_message_out(i, m, same, drops))
-            if m.usage is not None or (m.response_metadata and not same):
-                drops.add("usage and response metadata (a request body has none)", f"message {i}")
-        doc = {**meta, "messages": messages}
-    drops.flush()
-    return doc
-
-
-def _completion(conv: Conversation, drops: Drops) -> dict[str, Any]:
-    meta = dict(conv.metadata)
-    choices = []
-    usage = None
-    for i, m in enumerate(conv.messages):
-        rm = m.response_metadata
-        choice: dict[str, Any] = {"index": rm.get("index", i)}
-        choice["message"] = _message_out(i, m, True, drops)
-        choice.update((k, v) for k, v in rm.items() if k not in meta and k != "index")
-        choices.append(choice)
-        if m.usage is not None:
-            if usage is None:
-                usage = chat_usage_out(m.usage)
-            else:
-                drops.add("usage of a second choice", f"message {i}")
-    doc = {**meta, "choices": choices}
-    if usage is not None:
-        doc["usage"] = usage
-    return doc
-
-
-def _message_out(i: int, m: Message, same: bool, drops: Drops) -> dict[str, Any]:
-    role = m.role
-    meta = m.metadata
-    if role == "system":
-        role = "developer" if meta.get("role") == "developer" else "system"
-    out: dict[str, Any] = {"role": role}
-    if m.role == "assistant":
-        _assistant_out(i, m, same, drops, out)
-    elif m.role == "tool":
-        if same and meta.get("role") == "function":
-            out = {"role": "function", "name": m.name or ""}
-        elif m.tool_call_id is not None and not (same and meta.get("synthetic_tool_call_id")):
-            out["tool_call_id"] = m.tool_call_id
-        out["content"] = _content_out(i, m, same, drops, text_only=True)
-        if m.is_error:
-            drops.add("a tool result's error flag", f"message {i}")
-    else:
-        out["content"] = _content_out(i, m, same, drops, text_only=m.role == "system")
-    if m.name is not None and "name" not in out and (m.role != "tool" or same):
-        out["name"] = m.name
-    if m.id is not None:
-        drops.add("message ids", f"message {i}")
-    if same:
-        out.update((k, v) for k, v in meta.items() if k not in _MARKERS and k not in out)
-    elif any(k != "role" for k in meta):
-        drops.add("message metadata", f"message {i}")
-    return out
-
-
-def _assistant_out(i: int, m: Message, same: bool, drops: Drops, out: dict[str, Any]) -> None:
-    content = m.content
-    fields: dict[str, str] = {}
-    if type(content) is str:
-        out["content"] = content if content or not (m.tool_calls or m.invalid_tool_calls) else None
-    else:
-        body = []
-        for j, b in enumerate(content):
-            field = b.extra.get("field") if type(b) in (ReasoningBlock, TextBlock) else None
-            if type(b) is ReasoningBlock:
-                if same and field in REASONING_FIELDS and not b.data:
-                    fields[field] = fields.get(field, "") + b.text
-                else:
-                    drops.add("reasoning", message_where(i, j))
-            elif field == "refusal":
-                fields["refusal"] = fields.get("refusal", "") + b.text  # type: ignore[union-attr]
-            else:
-                body.append((j, b))
-        plain = all(type(b) is TextBlock and not b.extra and not b.citations for _, b in body)
-        if not body:
-            out["content"] = None if (m.tool_calls or m.invalid_tool_calls or fields) else ""
-        elif plain and len(body) == 1 and (fields or not same):
-            out["content"] = _text_out(body[0][0], body[0][1], drops, i)  # type: ignore[arg-type]
-        else:
-            parts = [_part_out(i, j, b, same, drops, text_only=True) for j, b in body]
-            out["content"] = [p for p in parts if p is not None]
-    out.update(fields)
-    calls = []
-    for c in m.tool_calls:
-        if same and c.extra.get("legacy"):
-            out["function_call"] = {"name": c.name, "arguments": dump_args(c)}
-            continue
-        call: dict[str, Any] = {}
-        if c.id is not None and not (same and c.extra.get("synthetic_id")):
-            call["id"] = c.id
-        call["type"] = c.extra.get("type", "function") if same else "function"
-        call["function"] = {"name": c.name, "arguments": dump_args(c)}
-        if same:
-            call.update((k, v) for k, v in c.extra.items() if k not in _CALL_SKIP)
-        calls.append(call)
-    for c in m.invalid_tool_calls:
-        call = {"id": c.id} if c.id is not None else {}
-        call["type"] = "function"
-        call["function"] = {"name": c.name or "", "arguments": c.args or ""}
-        if same:
-            call.update((k, v) for k, v in c.extra.items() if k not in _CALL_SKIP)
-        calls.append(call)
-    if calls:
-        out["tool_calls"] = calls
-
-
-_CALL_SKIP = CALL_EXTRA_SKIP | {"type", "legacy"}
-
-
-def _text_out(j: int, b: TextBlock, drops: Drops, i: int) -> str:
-    if b.citations:
-        drops.add("citations", message_where(i, j))
-    return b.text
-
-
-def _content_out(
-    i: int, m: Message, same: bool, drops: Drops, *, text_only: bool
-) -> str | list[dict[str, Any]]:
-    content = m.content
-    if type(content) is str:
-        return content
-    if not same and len(content) == 1 and type(content[0]) is TextBlock and not content[0].extra:
-        return _text_out(0, content[0], drops, i)
-    parts = [_part_out(i, j, b, same, drops, text_only=text_only) for j, b in enumerate(content)]
-    return [p for p in parts if p is not None]
-
-
-def _part_out(
-    i: int, j: int, b: Block, same: bool, drops: Drops, *, text_only: bool
-) -> dict[str, Any] | None:
-    """One block as a content part, or None (reported) where Chat has no place for it."""
-    t = type(b)
-    if t is TextBlock:
-        if b.citations:
-            drops.add("citations", message_where(i, j))
-        extra = {k: v for k, v in b.extra.items() if k != "type"} if same else {}
-        if b.extra.get("type") == "refusal":
-            return {"type": "refusal", "refusal": b.text, **extra}
-        return {"type": "text", "text": b.text, **extra}
-    if t is UnknownBlock and b.extra.get("format") == NAME:
-        return b.data
-    if t in (ImageBlock, AudioBlock, FileBlock) and not text_only:
-        part = _media_out(b, same)  # type: ignore[arg-type]
-        if part is not None:
-            return part
-    kind = getattr(b, "kind", None) or b.type
-    drops.add(f"{kind} blocks" + (" in this role" if not text_only else ""), message_where(i, j))
-    return None
-
-
-def _media_out(b: ImageBlock | AudioBlock | FileBlock, same: bool) -> dict[str, Any] | None:
-    extra = dict(b.extra) if same else {}
-    part_fields = extra.pop("part_fields", {})
-    if type(b) is ImageBlock:
-        url = b.url or b.data_uri
-        if url is None:
-            return None
-        inner = {"url": url, **{k: v for k, v in extra.items() if k != "format"}}
-        return {"type": "image_url", "image_url": inner, **part_fields}
-    if type(b) is AudioBlock:
-        fmt = extra.pop("format", None) or audio_format(b.mime_type)
-        if b.data is None or fmt is None:
-            return None
-        return {"type": "input_audio", "input_audio": {"data": b.data, "format": fmt, **extra}}
-    raw = extra.pop("raw_file_data", False)
-    inner = {}
-    if b.filename is not None:
-        inner["filename"] = b.filename
-    if b.data is not None:
-        inner["file_data"] = b.data if raw else b.data_uri
-    if b.file_id is not None:
-        inner["file_id"] = b.file_id
-    if not inner.keys() & {"file_data", "file_id"}:
-        return None
-    return {"type": "file", "file": {**inner, **extra}, **part_fields}
 
 
 FORMAT = Format(

@@ -14,7 +14,8 @@ from typing import Any
 
 from ..core.message import Message
 from ._openai_common import Drops, expect, portable_request, responses_usage_in, responses_usage_out
-from ._responses_items import ItemReader, ItemWriter, looks_like_items
+from ._responses_read import ItemReader, looks_like_items
+from ._responses_write import ItemWriter
 from .base import Context, Conversation, Format
 from .io import json_bytes, jsonl_bytes
 
@@ -111,7 +112,8 @@ def _document(conv: Conversation, ctx: Context) -> dict[str, Any]:
     if is_response:
         usage = None
         items = []
-        for i, m in enumerate(messages):
+        start = len(conv.messages) - len(messages)
+        for i, m in enumerate(messages, start):
             writer.message(i, dataclasses.replace(m, usage=None), items)
             if m.usage is not None:
                 usage = m.usage if usage is None else usage + m.usage
@@ -127,7 +129,7 @@ def _document(conv: Conversation, ctx: Context) -> dict[str, Any]:
         doc = dict(meta)
         if instructions is not None:
             doc["instructions"] = instructions
-        doc["input"] = writer.items(messages)
+        doc["input"] = writer.items(messages, start=len(conv.messages) - len(messages))
     drops.flush()
     return doc
 

@@ -454,6 +454,9 @@ def test_chat_tools_become_response_tools() -> None:
         out = _written(conv)
     assert out["tools"][0]["name"] == "get_weather" and out["tools"][0]["type"] == "function"
     assert out["temperature"] == 0.2 and out["model"] == "gpt-4.1"
+    image = out["input"][1]["content"][1]
+    assert image["type"] == "input_image" and image["detail"] == "low"
+    assert image["image_url"].startswith("data:image/png;base64,iVBOR")
 
 
 # -- conversions --------------------------------------------------------------------------

@@ -1,16 +1,15 @@
-"""Responses API items <-> messages, shared by ``openai-responses`` and ``codex``.
+"""Responses API items -> messages, shared by ``openai-responses`` and ``codex``.
 
 Items are flat (a reasoning item, a message, a function call, its output...); messages group
 them. A run of assistant-side items becomes one assistant message: reasoning, text and built-in
 tool calls as blocks in item order, function calls in ``tool_calls``. A new message starts
 whenever grouping would lose the order (content after a function call, a second message item),
-so writing the message back gives the same items in the same order.
+so writing the message back (``_responses_write``) gives the same items in the same order.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
 from typing import Any
 
 from ..core.blocks import (
@@ -27,19 +26,8 @@ from ..core.blocks import (
     parse_data_uri,
 )
 from ..core.message import InvalidToolCall, Message, ToolCall
-from ._openai_common import (
-    CALL_EXTRA_SKIP,
-    OPT_STR,
-    Drops,
-    audio_format,
-    audio_mime,
-    canonical,
-    dump_args,
-    expect,
-    json_type,
-    parse_call,
-)
-from .base import Context, message_where
+from ._openai_common import OPT_STR, audio_mime, expect, json_type, parse_call
+from .base import Context
 
 SOURCE = "openai-responses"
 """``extra["format"]`` of blocks kept verbatim from Responses items or parts."""
@@ -177,6 +165,8 @@ class ItemReader:
         kind = item.get("type")
         if kind is None and "role" in item:
             kind = "message"
+        if not isinstance(kind, str):
+            raise ctx.error('an item needs a string "type"', f"{path}.type")
         if kind == "message":
             return self._message(item, path, stamp)
         if kind == "reasoning":
@@ -197,8 +187,6 @@ class ItemReader:
             if result is not None:
                 draft.content.append(result)  # type: ignore[union-attr]
             return draft
-        if not isinstance(kind, str):
-            raise ctx.error('an item needs a string "type"', f"{path}.type")
         block = UnknownBlock(kind, item, extra={"format": SOURCE, "item": True})
         if kind in PASSTHROUGH_MODEL:
             return self._content(_stamped(block, stamp))
@@ -454,314 +442,3 @@ def _server_call(
         return call, None
     status = item.get("status") if isinstance(item.get("status"), str) else None
     return call, ServerToolResultBlock(item_id, present, status, extra={"format": SOURCE})
-
-
-# -- writing ------------------------------------------------------------------------------
-
-
-class ItemWriter:
-    """Messages -> items. ``ids``: assistant text goes out as full output messages only when it
-    has an item id (Responses); Codex writes full messages without ids."""
-
-    def __init__(self, drops: Drops, *, same: bool, ids: bool, stamps: bool = False) -> None:
-        self.drops = drops
-        self.same = same
-        """The messages came from Responses items (this format or Codex): their extras fit."""
-        self.ids = ids
-        self.stamps = stamps
-        """Keep Codex line timestamps in the items (under "timestamp") for the caller."""
-        drop = frozenset() if stamps else frozenset({"timestamp"})
-        self._markers = _MARKERS | drop
-        self._call_skip = CALL_EXTRA_SKIP | {"type", "id"} | drop
-
-    def items(self, messages: Sequence[Message]) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        for i, m in canonical(messages):
-            self.message(i, m, out)
-        return out
-
-    def message(self, i: int, m: Message, out: list[dict[str, Any]]) -> None:
-        if m.role == "tool":
-            out.append(self._output(i, m))
-        elif m.role == "assistant":
-            self._assistant(i, m, out)
-        else:
-            self._input_message(i, m, out)
-        if m.usage is not None:
-            self.drops.add("usage (only a Response object has it)", f"message {i}")
-
-    def _meta(self, m: Message, skip: frozenset[str] = frozenset()) -> dict[str, Any]:
-        if not self.same:
-            if any(k != "role" for k in m.metadata):
-                self.drops.add("message metadata", "messages")
-            return {}
-        return {k: v for k, v in m.metadata.items() if k not in self._markers and k not in skip}
-
-    def _input_message(self, i: int, m: Message, out: list[dict[str, Any]]) -> None:
-        role = m.role
-        if role == "system" and m.metadata.get("role") == "developer":
-            role = "developer"
-        passthrough = [
-            b
-            for b in m.blocks
-            if type(b) is UnknownBlock and b.extra.get("item") and b.extra.get("format") == SOURCE
-        ]
-        if passthrough and len(passthrough) == len(m.blocks):
-            stamp = self._stamp(m.metadata)
-            out.extend({**b.data, **stamp} for b in passthrough)  # type: ignore[union-attr]
-            return
-        item: dict[str, Any] = {}
-        if m.id is not None and self.same:
-            item["id"] = m.id
-        if type(m.content) is str:
-            item.update(role=role, content=m.content)
-        else:
-            parts = [self._part(i, j, b, "input_text") for j, b in enumerate(m.content)]
-            item.update(type="message", role=role, content=[p for p in parts if p])
-        item.update(self._meta(m))
-        out.append(item)
-
-    def _output(self, i: int, m: Message) -> dict[str, Any]:
-        meta = self._meta(m)
-        kind = meta.pop("type", "function_call_output")
-        item: dict[str, Any] = {"type": kind, "call_id": m.tool_call_id or ""}
-        if meta.pop("no_output", False) and not m.content:
-            pass
-        elif type(m.content) is str:
-            item["output"] = m.content
-        elif len(m.content) == 1 and type(m.content[0]) is UnknownBlock and self.same:
-            item["output"] = m.content[0].data
-        else:
-            parts = [self._part(i, j, b, "input_text") for j, b in enumerate(m.content)]
-            item["output"] = [p for p in parts if p]
-        if m.is_error:
-            self.drops.add("a tool result's error flag", f"message {i}")
-        if m.tool_call_id is None:
-            self.drops.add("a tool result without a call id", f"message {i}")
-        item.update(meta)
-        return item
-
-    def _assistant(self, i: int, m: Message, out: list[dict[str, Any]]) -> None:
-        content = m.content
-        if type(content) is str:
-            if content:
-                item = {"role": "assistant", "content": content}
-                if self.same:
-                    item.update(self._meta(m))
-                out.append(item)
-        else:
-            self._assistant_blocks(i, m, content, out)
-        for c in m.tool_calls:
-            out.append(self._call(c))
-        for c in m.invalid_tool_calls:
-            item = {"type": "function_call", "call_id": c.id or "", "name": c.name or ""}
-            item["arguments"] = c.args or ""
-            if self.same:
-                if isinstance(c.extra.get("id"), str):
-                    item["id"] = c.extra["id"]
-                item.update((k, v) for k, v in c.extra.items() if k not in self._call_skip)
-            out.append(item)
-
-    def _assistant_blocks(
-        self, i: int, m: Message, content: tuple[Block, ...], out: list[dict[str, Any]]
-    ) -> None:
-        text: list[tuple[int, TextBlock]] = []
-        first_text = True
-
-        def flush() -> None:
-            nonlocal first_text
-            if text:
-                out.append(self._text_item(i, m, text, first_text))
-                first_text = False
-                text.clear()
-
-        j = 0
-        while j < len(content):
-            b = content[j]
-            t = type(b)
-            if t is TextBlock:
-                text.append((j, b))  # type: ignore[arg-type]
-                j += 1
-                continue
-            flush()
-            if t is ReasoningBlock:
-                item = self._reasoning(i, j, b)  # type: ignore[arg-type]
-                if item is not None:
-                    out.append(item)
-            elif t is ServerToolCallBlock and b.extra.get("type") in SERVER_CALLS:
-                item = self._server(b)  # type: ignore[arg-type]
-                nxt = content[j + 1] if j + 1 < len(content) else None
-                if type(nxt) is ServerToolResultBlock and nxt.tool_call_id == b.id:
-                    if isinstance(nxt.content, dict) and nxt.extra.get("format") == SOURCE:
-                        item.update(nxt.content)
-                    else:
-                        self.drops.add("a server tool result", message_where(i, j + 1))
-                    j += 1
-                out.append(item)
-            elif t is UnknownBlock and b.extra.get("item") and b.extra.get("format") == SOURCE:
-                out.append({**b.data, **self._stamp(b.extra)})  # type: ignore[union-attr]
-            else:
-                kind = getattr(b, "kind", None) or b.type
-                self.drops.add(f"{kind} blocks in an assistant message", message_where(i, j))
-            j += 1
-        flush()
-
-    def _text_item(
-        self, i: int, m: Message, text: list[tuple[int, TextBlock]], first: bool
-    ) -> dict[str, Any]:
-        full = self.same and (not self.ids or (m.id is not None and first))
-        if not full:
-            for j, b in text:
-                if b.citations:
-                    self.drops.add("citations", message_where(i, j))
-            return {"role": "assistant", "content": "".join(b.text for _, b in text)}
-        item: dict[str, Any] = {"type": "message"}
-        if m.id is not None and first:
-            item["id"] = m.id
-        item["role"] = "assistant"
-        item["content"] = [self._part(i, j, b, "output_text") for j, b in text]
-        meta = self._meta(m) if first else {}
-        if self.ids:
-            meta.setdefault("status", "completed")
-        item.update(meta)
-        return item
-
-    def _reasoning(self, i: int, j: int, b: ReasoningBlock) -> dict[str, Any] | None:
-        extra = b.extra
-        if not self.same or (self.ids and not isinstance(extra.get("id"), str)):
-            self.drops.add("reasoning (not from this provider)", message_where(i, j))
-            return None
-        item: dict[str, Any] = {"type": "reasoning"}
-        item.update(
-            (k, v) for k, v in extra.items() if k not in ("summary", "field") and k in self._keep(k)
-        )
-        parts = extra.get("summary", ...)
-        if parts is None:  # the item had no summary at all
-            pass
-        elif parts is not ... and "\n\n".join(p.get("text", "") for p in parts) == b.text:
-            item["summary"] = parts
-        else:
-            item["summary"] = [{"type": "summary_text", "text": b.text}] if b.text else []
-        if b.data is not None:
-            item["encrypted_content"] = b.data
-        return item
-
-    def _server(self, b: ServerToolCallBlock) -> dict[str, Any]:
-        extra = b.extra
-        item: dict[str, Any] = {"type": extra["type"]}
-        if b.id is not None:
-            item["id"] = b.id
-        item.update((k, v) for k, v in extra.items() if k != "type" and k in self._keep(k))
-        item.update(b.args)
-        return item
-
-    def _stamp(self, where: dict[str, Any]) -> dict[str, Any]:
-        if self.stamps and "timestamp" in where:
-            return {"timestamp": where["timestamp"]}
-        return {}
-
-    def _keep(self, key: str) -> tuple[str, ...]:
-        return () if key == "timestamp" and not self.stamps else (key,)
-
-    def _call(self, c: ToolCall) -> dict[str, Any]:
-        extra = c.extra if self.same else {}
-        kind = extra.get("type")
-        if kind not in CLIENT_CALLS:
-            kind = "function_call"
-        item: dict[str, Any] = {"type": kind}
-        if isinstance(extra.get("id"), str):
-            item["id"] = extra["id"]
-        item["call_id"] = c.id or ""
-        if kind == "function_call":
-            item.update(name=c.name, arguments=dump_args(c))
-        elif kind == "custom_tool_call":
-            item.update(name=c.name, input=c.args.get("input", ""))
-        else:
-            item.update(c.args)
-        item.update((k, v) for k, v in extra.items() if k not in self._call_skip and k not in item)
-        return item
-
-    def _part(self, i: int, j: int, b: Block, default: str) -> dict[str, Any] | None:
-        t = type(b)
-        if t is TextBlock:
-            return self._text_part(i, j, b, default)  # type: ignore[arg-type]
-        if t is UnknownBlock and b.extra.get("format") == SOURCE and not b.extra.get("item"):
-            return b.data  # type: ignore[union-attr]
-        extra = dict(b.extra) if self.same else {}
-        if t is ImageBlock and default == "input_text":
-            part: dict[str, Any] = {"type": "input_image"}
-            if b.url or b.data:  # type: ignore[union-attr]
-                part["image_url"] = b.url or b.data_uri  # type: ignore[union-attr]
-            if b.file_id:  # type: ignore[union-attr]
-                part["file_id"] = b.file_id  # type: ignore[union-attr]
-            extra.setdefault("detail", "auto")
-            if len(part) > 1:
-                return {**part, **extra}
-        elif t is FileBlock and default == "input_text":
-            raw = extra.pop("raw_file_data", False)
-            part = {"type": "input_file"}
-            for key, v in (
-                ("file_id", b.file_id),  # type: ignore[union-attr]
-                ("file_url", b.url),  # type: ignore[union-attr]
-                ("filename", b.filename),  # type: ignore[union-attr]
-                ("file_data", (b.data if raw else b.data_uri)),  # type: ignore[union-attr]
-            ):
-                if v is not None:
-                    part[key] = v
-            if part.keys() & {"file_id", "file_url", "file_data"}:
-                return {**part, **extra}
-        elif t is AudioBlock and default == "input_text" and self.same:
-            fmt = extra.pop("format", None) or audio_format(b.mime_type)  # type: ignore[union-attr]
-            if b.data is not None and fmt:  # type: ignore[union-attr]
-                inner = {"data": b.data, "format": fmt, **extra}  # type: ignore[union-attr]
-                return {"type": "input_audio", "input_audio": inner}
-        kind = getattr(b, "kind", None) or b.type
-        where = "an assistant message" if default == "output_text" else "this message"
-        self.drops.add(f"{kind} blocks in {where}", message_where(i, j))
-        return None
-
-    def _text_part(self, i: int, j: int, b: TextBlock, default: str) -> dict[str, Any]:
-        extra = (
-            {k: v for k, v in b.extra.items() if k not in ("type", "field")} if self.same else {}
-        )
-        marked = b.extra.get("type")
-        if default == "output_text" and "refusal" in (marked, b.extra.get("field")):
-            return {"type": "refusal", "refusal": b.text, **extra}
-        kind = marked if self.same and marked in ("input_text", "output_text", "text") else default
-        part: dict[str, Any] = {"type": kind, "text": b.text}
-        if kind == "output_text" and (self.ids or b.citations):
-            # Responses requires the key; Codex leaves it out.
-            notes = [self._annotation(i, j, c) for c in b.citations]
-            part["annotations"] = [n for n in notes if n is not None]
-        elif b.citations:
-            self.drops.add("citations", message_where(i, j))
-        part.update(extra)
-        return part
-
-    def _annotation(self, i: int, j: int, c: CitationBlock) -> dict[str, Any] | None:
-        extra = c.extra if self.same else {}
-        kind = extra.get("type", "url_citation")
-        if kind == "url_citation":
-            if c.url is None:
-                self.drops.add("citations without a url", message_where(i, j))
-                return None
-            note = {
-                "type": "url_citation",
-                "url": c.url,
-                "title": c.title or "",
-                "start_index": c.start or 0,
-                "end_index": c.end or 0,
-            }
-            note.update((k, v) for k, v in extra.items() if k != "type")
-            return note
-        note = dict(extra)
-        for key, v in (("url", c.url), ("title", c.title)):
-            if v is not None:
-                note[key] = v
-        for key, v in (("start_index", c.start), ("end_index", c.end)):
-            if v is not None:
-                note[key] = v
-        return note
-
-
-_MARKERS = frozenset({"role", "field", "meta", "lines_before", "record"})
