@@ -200,7 +200,7 @@ class RowLabels:
             elif message.is_error:
                 right.append(("✗ error", "error"))
         elif links is not None:
-            results = links.results_in(m)
+            results = [r for r in links.results_in(m) if not r.server]
             if results:  # results carried as blocks (Anthropic, Claude Code)
                 right.extend(self._result_badge(links, m, results[0].block_index))
                 if len(results) > 1:

@@ -175,3 +175,17 @@ def test_search_locates_the_line_of_a_tool_output() -> None:
 def test_safe_text_makes_escapes_visible() -> None:
     assert one_line("\x1b[31mred\x1b[0m\nmore") == "␛[31mred␛[0m …"
     assert line_text("\tx\x07") == "    x␇"
+
+
+def test_sub_agent_runs_go_under_the_call_that_started_them() -> None:
+    from msgviewer.tui.sidechains import group_sidechains
+
+    from .conftest import SAMPLES
+
+    messages = load(SAMPLES / "claude-code-session.jsonl")[0].messages
+    top, nested = group_sidechains(messages)
+    side = [i for i, m in enumerate(messages) if m.metadata.get("isSidechain")]
+    assert side and not set(side) & set(top)
+    ((call_at, members),) = nested.items()
+    starter = messages[call_at[0]].tool_calls[call_at[1]]
+    assert starter.name == "Task" and members == side

@@ -53,9 +53,9 @@ class HelpScreen(ModalScreen[None]):
             box=None,
             show_header=False,
             padding=(0, 2),
-            expand=True,
+            expand=False,
         )
-        table.add_column("keys", style="bold", width=26, no_wrap=True)
+        table.add_column("keys", style="bold", width=24, no_wrap=True)
         table.add_column("action")
         for binding in bindings:
             if not binding.description:

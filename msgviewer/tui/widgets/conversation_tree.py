@@ -77,28 +77,28 @@ class ConversationTree(ScrollView, can_focus=True):
         scrollbar-gutter: stable;
         overflow-x: hidden;
         & > .conversation--role-system { color: $text-muted; text-style: bold; }
-        & > .conversation--role-user { color: $success; text-style: bold; }
-        & > .conversation--role-assistant { color: $accent; text-style: bold; }
-        & > .conversation--role-tool { color: $warning; text-style: bold; }
+        & > .conversation--role-user { color: $text-success; text-style: bold; }
+        & > .conversation--role-assistant { color: $text-accent; text-style: bold; }
+        & > .conversation--role-tool { color: $text-warning; text-style: bold; }
         & > .conversation--index { color: $text-muted; }
         & > .conversation--arrow { color: $text-muted; }
         & > .conversation--summary { color: $foreground; }
         & > .conversation--dim { color: $text-muted; }
-        & > .conversation--kind { color: $secondary; }
-        & > .conversation--call { color: $warning; }
-        & > .conversation--ok { color: $success; }
-        & > .conversation--warn { color: $warning; text-style: bold; }
-        & > .conversation--error { color: $error; text-style: bold; }
+        & > .conversation--kind { color: $text-secondary; }
+        & > .conversation--call { color: $text-warning; }
+        & > .conversation--ok { color: $text-success; }
+        & > .conversation--warn { color: $text-warning; text-style: bold; }
+        & > .conversation--error { color: $text-error; text-style: bold; }
         & > .conversation--reasoning { color: $text-muted; text-style: italic; }
-        & > .conversation--media { color: $primary; }
+        & > .conversation--media { color: $text-primary; }
         & > .conversation--tokens { color: $text-muted; }
-        & > .conversation--line { color: $foreground 85%; }
-        & > .conversation--gutter { color: $foreground 30%; }
-        & > .conversation--conv { color: $primary; text-style: bold; }
-        & > .conversation--cursor { background: $block-cursor-blurred-background; }
-        & > .conversation--pair { background: $warning 20%; }
-        & > .conversation--match { background: $accent 40%; }
-        &:focus > .conversation--cursor { background: $block-cursor-background 60%; }
+        & > .conversation--line { color: $foreground; }
+        & > .conversation--gutter { color: $text-muted; }
+        & > .conversation--conv { color: $text-primary; text-style: bold; }
+        & > .conversation--cursor { background: $primary-muted; }
+        & > .conversation--pair { background: $warning-muted; }
+        & > .conversation--match { background: $accent-muted; }
+        &:focus > .conversation--cursor { background: $block-cursor-background; }
     }
     """
 

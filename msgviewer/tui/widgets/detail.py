@@ -40,7 +40,7 @@ class DetailPane(VerticalScroll, can_focus=True):
     DetailPane {
         background: $background;
         padding: 0 1;
-        & > .title { text-style: bold; padding: 0 0 1 0; }
+        & > .title { text-style: bold; }
         & > .section { color: $text-muted; text-style: bold; margin: 1 0 0 0; }
         & > .reasoning {
             color: $text-muted; text-style: italic;

@@ -17,9 +17,11 @@ class ProblemsPanel(OptionList):
     DEFAULT_CSS = """
     ProblemsPanel {
         height: 9;
-        border-top: solid $warning 50%;
-        border-title-color: $warning;
+        border: none;
+        border-top: solid $warning-muted;
+        border-title-color: $text-warning;
         background: $surface;
+        &:focus { border: none; border-top: solid $warning; }
     }
     """
 
@@ -61,6 +63,7 @@ class ProblemsPanel(OptionList):
         if not options:
             options.append(Option(Text("No problems found.", style="dim"), disabled=True))
         self.add_options(options)
+        self.highlighted = 0 if self._targets else None
         count = len(self._targets)
         self.border_title = f"Problems ({count})"
         return count

@@ -53,12 +53,12 @@ class TurnChart(ScrollView, can_focus=True):
         height: 1fr;
         background: $surface;
         overflow-x: hidden;
-        & > .turn-chart--context { color: $primary 55%; }
+        & > .turn-chart--context { color: $primary-muted; }
         & > .turn-chart--growth { color: $warning; }
         & > .turn-chart--output { color: $success; }
         & > .turn-chart--label { color: $text-muted; }
         & > .turn-chart--approx { color: $text-muted; text-style: italic; }
-        & > .turn-chart--cursor { background: $block-cursor-background 40%; }
+        & > .turn-chart--cursor { background: $primary-muted; }
     }
     """
 
