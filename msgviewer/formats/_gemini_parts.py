@@ -304,9 +304,9 @@ class PartWriter:
         if t is ToolCallBlock:
             return self.call(ToolCall(b.id, b.name, b.args, extra=b.extra), where)
         if t is ToolResultBlock:
-            return self.result(
-                b.tool_call_id, names.get(b.tool_call_id or ""), b.content, b.is_error, {}, where
-            )
+            meta = {SYNTHETIC_ID: b.extra.get(SYNTHETIC_ID)}
+            name = names.get(b.tool_call_id or "")
+            return self.result(b.tool_call_id, name, b.content, b.is_error, meta, where)
         if t is ServerToolCallBlock and isinstance(b.args.get("code"), str):
             code = dict(b.args)
             code.setdefault("language", "PYTHON")

@@ -25,6 +25,12 @@ SYNTHETIC_ID = "synthetic_id"
 """``ToolCall.extra`` / tool message ``metadata`` key: the id was made up by msgviewer."""
 
 
+def own_metadata(message: Message) -> dict[str, Any]:
+    """A message's metadata without the markers msgviewer itself adds while writing."""
+    meta = message.metadata
+    return {k: v for k, v in meta.items() if k != SYNTHETIC_ID} if SYNTHETIC_ID in meta else meta
+
+
 class Losses:
     """What a writer could not carry, reported once per kind with the first few places."""
 
@@ -89,7 +95,8 @@ def pair_tool_ids(
     """Messages where every tool call and result has an id, and the tool name of each id.
 
     Calls without an id get ``call_<message>_<k>``; a result without an id answers the first
-    unanswered call of the assistant turn before it (by name when it has one). With
+    unanswered call of the assistant turn before it (by name when it has one). Made-up ids are
+    marked ``synthetic_id`` (call/block ``extra``, tool message ``metadata``). With
     ``sanitize``, ids keep only the characters Anthropic accepts (both ends changed alike).
     """
     names: dict[str, str] = {}
@@ -116,7 +123,9 @@ def pair_tool_ids(
             calls = []
             for k, c in enumerate(m.tool_calls):
                 cid = fix(c.id) or f"call_{i}_{k}"
-                if cid != c.id:
+                if c.id is None:
+                    c = dataclasses.replace(c, id=cid, extra={**c.extra, SYNTHETIC_ID: True})
+                elif cid != c.id:
                     c = dataclasses.replace(c, id=cid)
                 calls.append(c)
                 names[cid] = c.name
@@ -127,7 +136,11 @@ def pair_tool_ids(
                 for k, b in enumerate(content):
                     if type(b) is ToolCallBlock:
                         cid = fix(b.id) or f"call_{i}_b{k}"
-                        if cid != b.id:
+                        if b.id is None:
+                            b = dataclasses.replace(
+                                b, id=cid, extra={**b.extra, SYNTHETIC_ID: True}
+                            )
+                        elif cid != b.id:
                             b = dataclasses.replace(b, id=cid)
                         names[cid] = b.name
                         pending.append((cid, b.name))
@@ -136,14 +149,22 @@ def pair_tool_ids(
             m = dataclasses.replace(m, tool_calls=tuple(calls), content=content)
         elif m.role == "tool":
             cid = answer(m.tool_call_id, m.name)
-            if cid != m.tool_call_id:
+            if m.tool_call_id is None and cid is not None:
+                m = dataclasses.replace(
+                    m, tool_call_id=cid, metadata={**m.metadata, SYNTHETIC_ID: True}
+                )
+            elif cid != m.tool_call_id:
                 m = dataclasses.replace(m, tool_call_id=cid)
         elif type(m.content) is tuple and any(type(b) is ToolResultBlock for b in m.content):
             blocks = []
             for b in m.content:
                 if type(b) is ToolResultBlock:
                     cid = answer(b.tool_call_id, None)
-                    if cid != b.tool_call_id:
+                    if b.tool_call_id is None and cid is not None:
+                        b = dataclasses.replace(
+                            b, tool_call_id=cid, extra={**b.extra, SYNTHETIC_ID: True}
+                        )
+                    elif cid != b.tool_call_id:
                         b = dataclasses.replace(b, tool_call_id=cid)
                 blocks.append(b)
             m = dataclasses.replace(m, content=tuple(blocks))

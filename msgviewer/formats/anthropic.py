@@ -22,7 +22,7 @@ from typing import Any
 from ..core.message import Message
 from ._anthropic_read import AnthropicReader, read_usage
 from ._anthropic_write import AnthropicWriter, merge_turns, write_usage
-from ._provider_common import Losses, foreign_tools, pair_tool_ids
+from ._provider_common import Losses, foreign_tools, own_metadata, pair_tool_ids
 from .base import Context, Conversation, Format, message_where
 from .io import json_bytes
 
@@ -337,9 +337,9 @@ def _request(conv: Conversation, messages: list[Message], writer: AnthropicWrite
             system.append(m)
             continue
         _message_losses(m, where, losses, response=False)
-        if m.metadata:
+        if own_metadata(m):
             if own:
-                extras[len(turns)] = m.metadata
+                extras[len(turns)] = own_metadata(m)
             else:
                 losses.add("message metadata", where)
         turns.append(("assistant" if m.role == "assistant" else "user", writer.content(m, where)))

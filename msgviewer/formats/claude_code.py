@@ -21,7 +21,7 @@ from ..core.message import Message, ToolCall
 from ._anthropic_read import AnthropicReader, read_usage
 from ._anthropic_write import AnthropicWriter, write_usage
 from ._claude_code_chain import CHAIN_TYPES, Unit, layout
-from ._provider_common import Losses, pair_tool_ids, place_tool_calls
+from ._provider_common import Losses, own_metadata, pair_tool_ids, place_tool_calls
 from .base import Context, Conversation, Format, message_where
 from .io import jsonl_bytes
 
@@ -105,6 +105,8 @@ class _Reader:
         usage = None
         if last.get("usage") is not None:
             key = (last.get("id"), recs[-1].get("requestId"))
+            if not all(isinstance(k, (str, type(None))) for k in key):
+                key = (None, None)  # ids of other types never match another line's
             if key[0] is not None and key in self.counted:
                 response["usage"] = last["usage"]  # copied from a line already counted
             else:
@@ -211,7 +213,7 @@ class _Writer:
     def lines(self, m: Message, i: int) -> list[dict[str, Any]]:
         where = message_where(i)
         meta = dict(m.metadata) if self.own else {}
-        if m.metadata and not self.own:
+        if own_metadata(m) and not self.own:
             self.losses.add("message metadata", where)
         if m.name is not None and m.role != "tool":
             self.losses.add("participant name", where)

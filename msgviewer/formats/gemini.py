@@ -28,7 +28,14 @@ from ._gemini_parts import (
     uses_snake,
     write_usage,
 )
-from ._provider_common import SYNTHETIC_ID, Losses, foreign_tools, interleave_calls, pair_tool_ids
+from ._provider_common import (
+    SYNTHETIC_ID,
+    Losses,
+    foreign_tools,
+    interleave_calls,
+    own_metadata,
+    pair_tool_ids,
+)
 from ._provider_common import place_tool_calls as _place
 from .base import Context, Conversation, Format, message_where
 from .io import json_bytes
@@ -292,33 +299,42 @@ class _Writer:
         for key, v in self.conv.metadata.items():
             if key == FILE_INFO:
                 continue
-            if self.own or key in _REQUEST_KEYS or snake(key) in {snake(k) for k in _REQUEST_KEYS}:
+            if self.own:
+                out[key] = v
+            elif key == "tools":
+                self._tools(v, out)
+            elif key in _REQUEST_KEYS or snake(key) in {snake(k) for k in _REQUEST_KEYS}:
                 out[key] = v
             elif key in _CONFIG:
                 config[s(_CONFIG[key])] = [v] if key == "stop" and isinstance(v, str) else v
-            elif key == "tools":
-                found, other = foreign_tools(v)
-                decls = []
-                for f in found:
-                    d: dict[str, Any] = {"name": f.name}
-                    if f.description:
-                        d["description"] = f.description
-                    if f.schema:
-                        d[s("parametersJsonSchema")] = f.schema
-                    decls.append(d)
-                if decls:
-                    out["tools"] = [{s("functionDeclarations"): decls}]
-                for o in other:
-                    self.losses.add(
-                        f"built-in tool {o.get('type') if isinstance(o, dict) else o!r}",
-                        "the request tools",
-                    )
             else:
                 self.losses.add(f"request field {key!r}", "the request")
         if config:
             key = s("generationConfig")
             out[key] = {**(out.get(key) or {}), **config}
         return out
+
+    def _tools(self, tools: Any, out: dict[str, Any]) -> None:
+        """Tools of another format as Gemini function declarations (Gemini's own kept)."""
+        s = self.spell
+        native = [
+            t
+            for t in (tools if isinstance(tools, list) else [])
+            if isinstance(t, dict) and t and not ({"type", "name", "function"} & t.keys())
+        ]
+        found, other = foreign_tools([t for t in tools if t not in native] if native else tools)
+        decls = []
+        for f in found:
+            d: dict[str, Any] = {"name": f.name}
+            if f.description:
+                d["description"] = f.description
+            if f.schema:
+                d[s("parametersJsonSchema")] = f.schema
+            decls.append(d)
+        out["tools"] = native + ([{s("functionDeclarations"): decls}] if decls else [])
+        for o in other:
+            kind = o.get("type") if isinstance(o, dict) else o
+            self.losses.add(f"built-in tool {kind!r}", "the request tools")
 
     def _turns(self, messages: list[Message], names: dict[str, str], response: bool):
         system: list[dict[str, Any]] = []
@@ -358,8 +374,10 @@ class _Writer:
                     parts.append(part)
             if m.role == "assistant":
                 calls = [(c, self.parts.call(c, where)) for c in m.tool_calls]
-                if m.invalid_tool_calls:
-                    self.losses.add("unparsable tool call arguments", where)
+                for bad in m.invalid_tool_calls:  # kept as a call so its result stays linked
+                    call = ToolCall(bad.id, bad.name or "unknown", {})
+                    calls.append((call, self.parts.call(call, where)))
+                    self.losses.add("unparsable tool call arguments (written as {})", where)
                 turns.append(("model", interleave_calls(parts, calls), self._content_rest(m)))
             else:
                 turns.append((role, parts, self._content_rest(m)))
@@ -380,7 +398,7 @@ class _Writer:
             self.losses.add("response metadata", where)
         if m.artifacts:
             self.losses.add("tool artifacts", where)
-        if m.metadata and not self.own:
+        if own_metadata(m) and not self.own:
             self.losses.add("message metadata", where)
 
     def write(self) -> bytes:
