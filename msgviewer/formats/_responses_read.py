@@ -75,6 +75,11 @@ ITEM_TYPES = (
 )
 
 
+def _named(value: Any, names: Any) -> bool:
+    """``value`` is a string in ``names`` (an unhashable value is simply not)."""
+    return type(value) is str and value in names
+
+
 def looks_like_items(items: Any, *, short_form_ok: bool = False) -> bool:
     """Do the first items of ``items`` look like Responses items (and not chat messages)?"""
     if not isinstance(items, list) or not items:
@@ -85,9 +90,9 @@ def looks_like_items(items: Any, *, short_form_ok: bool = False) -> bool:
             return False
         kind = d.get("type")
         if kind is None:
-            if d.get("role") not in ROLES:
+            if not _named(d.get("role"), ROLES):
                 return False
-        elif kind not in ITEM_TYPES:
+        elif not _named(kind, ITEM_TYPES):
             return False
         elif kind != "message":
             evidence = True
@@ -96,7 +101,7 @@ def looks_like_items(items: Any, *, short_form_ok: bool = False) -> bool:
             for part in content[:10]:
                 if not isinstance(part, dict):
                     return False
-                if part.get("type") in PART_TYPES:
+                if _named(part.get("type"), PART_TYPES):
                     evidence = True
                 elif part.get("type") not in (None, "text"):
                     return False
@@ -224,7 +229,7 @@ class ItemReader:
     def _message(self, item: dict[str, Any], path: str, stamp: dict[str, Any] | None) -> Draft:
         ctx = self.ctx
         role = item.get("role")
-        if role not in ROLES:
+        if not _named(role, ROLES):
             what = f"unknown role {role!r}" if isinstance(role, str) else 'a message needs a "role"'
             raise ctx.error(what, f"{path}.role")
         msg_id = expect(ctx, item.get("id"), OPT_STR, "id", f"{path}.id")
@@ -409,7 +414,7 @@ def _output(item: dict[str, Any], kind: str, ctx: Context, path: str) -> Draft:
     elif type(raw) is str:
         content = raw
     elif type(raw) is list and all(
-        isinstance(p, dict) and p.get("type") in PART_TYPES for p in raw
+        isinstance(p, dict) and _named(p.get("type"), PART_TYPES) for p in raw
     ):
         content = read_content(raw, "tool", ctx, f"{path}.output")
     else:

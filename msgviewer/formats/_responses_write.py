@@ -159,7 +159,7 @@ class ItemWriter:
                 item = self._reasoning(i, j, b)  # type: ignore[arg-type]
                 if item is not None:
                     out.append(item)
-            elif t is ServerToolCallBlock and b.extra.get("type") in SERVER_CALLS:
+            elif t is ServerToolCallBlock and str(b.extra.get("type")) in SERVER_CALLS:
                 item = self._server(b)  # type: ignore[arg-type]
                 nxt = content[j + 1] if j + 1 < len(content) else None
                 if type(nxt) is ServerToolResultBlock and nxt.tool_call_id == b.id:
@@ -238,7 +238,7 @@ class ItemWriter:
     def _call(self, c: ToolCall) -> dict[str, Any]:
         extra = c.extra if self.same else {}
         kind = extra.get("type")
-        if kind not in CLIENT_CALLS:
+        if not isinstance(kind, str) or kind not in CLIENT_CALLS:
             kind = "function_call"
         item: dict[str, Any] = {"type": kind}
         if isinstance(extra.get("id"), str):

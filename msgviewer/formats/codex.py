@@ -42,7 +42,8 @@ def sniff(value: Any) -> bool:
     """One rollout line: ``{"type": <line type>, "payload": {...}}``."""
     return (
         isinstance(value, dict)
-        and value.get("type") in LINE_TYPES
+        and isinstance(value.get("type"), str)
+        and value["type"] in LINE_TYPES
         and isinstance(value.get("payload"), dict)
     )
 

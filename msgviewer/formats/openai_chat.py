@@ -41,14 +41,22 @@ _MESSAGE_KEYS = frozenset(
 # Keys of other vendors' request bodies that a Chat Completions body never has.
 _FOREIGN_KEYS = frozenset({"system", "anthropic_version", "stop_sequences", "contents"})
 
+# Message keys of type-tagged formats (LangChain, Responses items) and Gemini contents.
+_NOT_CHAT = frozenset({"type", "parts"})
+
 # -- detection ----------------------------------------------------------------------------
+
+
+def _named(value: Any, names: frozenset[str]) -> bool:
+    """``value`` is a string in ``names`` (an unhashable value is simply not)."""
+    return type(value) is str and value in names
 
 
 def _looks_like_messages(items: Any) -> bool:
     if not isinstance(items, list) or not items:
         return False
     for d in items[:10]:
-        if not isinstance(d, dict) or d.get("role") not in ROLES or "type" in d or "parts" in d:
+        if not isinstance(d, dict) or not _named(d.get("role"), ROLES) or d.keys() & _NOT_CHAT:
             return False
         content = d.get("content")
         if isinstance(content, list):
@@ -81,7 +89,7 @@ _FOREIGN_PARTS = frozenset(
 
 def _foreign_part(part: dict[str, Any]) -> bool:
     kind = part.get("type")
-    if kind in PART_TYPES:
+    if _named(kind, PART_TYPES):
         return False
     return (
         not isinstance(kind, str)
@@ -194,7 +202,7 @@ def _read_message(d: Any, ctx: Context, path: str, links: _Links) -> Message:
     if type(d) is not dict:
         expect(ctx, d, dict, "a message", path)
     role = d.get("role")
-    if role not in ROLES:
+    if type(role) is not str or role not in ROLES:
         what = f"unknown role {role!r}" if isinstance(role, str) else 'a message needs a "role"'
         raise ctx.error(f"{what} (expected one of {', '.join(sorted(ROLES))})", f"{path}.role")
     name = d.get("name")
