@@ -104,7 +104,7 @@ def parse(data: bytes | str, file: str | None = None) -> Parsed:
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     if not data or data.isspace():  # (strip() would copy a file of any size)
-        raise FormatError("the input is empty", file=file)
+        raise FormatError("the input is empty", file=file, path="$")
     try:
         return Parsed(value=orjson.loads(data), file=file)
     except orjson.JSONDecodeError as exc:

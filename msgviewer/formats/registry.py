@@ -9,6 +9,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, BinaryIO
 
+import orjson
+
 from ..core.errors import FormatError
 from ..core.message import Message
 from .base import Context, Conversation, Format, LossyConversionWarning
@@ -109,7 +111,9 @@ def detect_parsed(parsed: Parsed) -> str:
         )
     name = _sniff(parsed.value)
     if name is None:
-        raise FormatError(f"not a conversation file: {_describe(parsed.value)}", file=parsed.file)
+        raise FormatError(
+            f"not a conversation file: {_describe(parsed.value)}", file=parsed.file, path="$"
+        )
     return name
 
 
@@ -163,7 +167,7 @@ def read_parsed(parsed: Parsed, fmt: Format) -> list[Conversation]:
                 out.extend(_located(fmt.read, record, Context(file=parsed.file, line=line)))
             return out
         value = parsed.value
-        if fmt.stream and isinstance(value, dict):
+        if fmt.stream and not isinstance(value, list):  # a single record
             return _located(fmt.read, [value], Context(file=parsed.file, lines=[1]))
         return _located(fmt.read, value, Context(file=parsed.file))
 
@@ -173,9 +177,48 @@ def _located(read: Any, value: Any, ctx: Context) -> list[Conversation]:
         return read(value, ctx)
     except FormatError as exc:
         raise exc.located(file=ctx.file, line=ctx.line) from None
+    except orjson.JSONEncodeError as exc:
+        # orjson writes at most 254 levels: a reader re-encoding a deeper value meets this.
+        if "recursion" not in str(exc).lower():
+            raise ctx.error(f"unexpected data (TypeError: {exc})") from None
+        raise _too_deep(value, ctx) from None
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         # A reader met a shape it did not expect: say where, never a bare traceback.
         raise ctx.error(f"unexpected data ({type(exc).__name__}: {exc})") from None
+    except RecursionError:
+        # orjson parses up to 1024 levels; Python code walking that deep runs out of stack.
+        raise _too_deep(value, ctx) from None
+
+
+# Path segments named in a "nested too deeply" error before it is cut short.
+_PATH_SHOWN = 12
+
+
+def _too_deep(value: Any, ctx: Context) -> FormatError:
+    """An error naming where ``value`` nests deepest (found without recursion)."""
+    records = ctx.lines is not None and isinstance(value, list)
+    best_path, best_depth, best_record = "$", 0, None
+    stack: list[tuple[Any, str, int, int | None]] = (
+        [(v, "$", 0, r) for r, v in enumerate(value)] if records else [(value, "$", 0, None)]
+    )
+    while stack:
+        node, path, depth, record = stack.pop()
+        if depth > best_depth:
+            best_path, best_depth, best_record = path, depth, record
+        if isinstance(node, dict):
+            items: Any = ((f".{k}", v) for k, v in node.items())
+        elif isinstance(node, list):
+            items = ((f"[{i}]", v) for i, v in enumerate(node))
+        else:
+            continue
+        for seg, child in items:
+            shown = path + seg if depth < _PATH_SHOWN else path
+            stack.append((child, shown, depth + 1, record))
+    if best_depth > _PATH_SHOWN:
+        best_path += "..."
+    return ctx.error(
+        f"nested too deeply to read ({best_depth} levels)", best_path, record=best_record
+    )
 
 
 def loads(data: bytes | str | Any, *, format: str | None = None) -> list[Conversation]:
