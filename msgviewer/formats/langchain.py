@@ -169,11 +169,11 @@ def _read_message(
         plain = False
     else:
         data, data_path, plain = item, path, True
-        kind = _PLAIN_ALIASES.get(kind, kind)  # type: ignore[arg-type]
+        kind = _PLAIN_ALIASES.get(kind, kind) if isinstance(kind, str) else kind
     if kind == "remove":
         ctx.warn("a RemoveMessage (a LangGraph state edit, not a message) was skipped", path)
         return None, plain
-    if kind not in TYPE_ROLES:
+    if not isinstance(kind, str) or kind not in TYPE_ROLES:
         raise ctx.error(
             f"unknown message type {kind!r} (expected one of {', '.join(TYPE_ROLES)})",
             f"{path}.type",
