@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sys
 import tempfile
@@ -132,13 +133,36 @@ def parse(data: bytes | str, file: str | None = None) -> Parsed:
 def json_bytes(value: Any, *, pretty: bool = False) -> bytes:
     """A JSON value as UTF-8 bytes (pretty: two-space indent, trailing newline)."""
     if pretty:
-        return orjson.dumps(value, option=orjson.OPT_INDENT_2) + b"\n"
-    return orjson.dumps(value)
+        return _dumps(value, orjson.OPT_INDENT_2) + b"\n"
+    return _dumps(value)
 
 
 def jsonl_bytes(values: list[Any]) -> bytes:
     """Values as JSONL: one compact JSON value per line."""
-    return b"".join(orjson.dumps(v) + b"\n" for v in values)
+    return b"".join(_dumps(v) + b"\n" for v in values)
+
+
+# orjson reads 1024 levels of nesting but writes only 254; the standard library's encoder
+# writes as deep as the recursion limit lets it.
+_DEEP_WRITE_LIMIT = 1024 + 1000
+
+
+def _dumps(value: Any, option: int | None = None) -> bytes:
+    try:
+        return orjson.dumps(value, option=option)
+    except orjson.JSONEncodeError as exc:
+        if "recursion" not in str(exc).lower():
+            raise
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, _DEEP_WRITE_LIMIT + 1000))
+    try:
+        if option == orjson.OPT_INDENT_2:
+            text = json.dumps(value, ensure_ascii=False, allow_nan=False, indent=2)
+        else:
+            text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    finally:
+        sys.setrecursionlimit(limit)
+    return text.encode()
 
 
 def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
