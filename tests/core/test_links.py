@@ -107,6 +107,24 @@ def test_lookup_by_message_index() -> None:
         assert call is not None and call.call_id == result.call_id
 
 
+def test_failed_server_tool_is_an_error_result() -> None:
+    messages = [
+        Message.user("search"),
+        Message.assistant(
+            (
+                ServerToolCallBlock("srv_a", "web_search", {"query": "x"}),
+                ServerToolResultBlock(
+                    "srv_a", {"type": "web_search_tool_result_error", "error_code": "unavailable"}
+                ),
+                ServerToolCallBlock("srv_b", "code_execution", {"code": "1/0"}),
+                ServerToolResultBlock("srv_b", {"stdout": ""}, status="failed"),
+            )
+        ),
+    ]
+    links = link_tools(messages)
+    assert [links.status(c) for c in links.calls] == ["error", "error"]
+
+
 def test_server_and_client_ids_are_separate_spaces() -> None:
     messages = [
         Message.user("go"),
@@ -218,13 +236,13 @@ def test_ref_from_another_history_is_refused() -> None:
 
 def test_large_history_links_every_pair() -> None:
     messages = [Message.system("s")]
-    for i in range(20_000):
+    for i in range(5_000):
         messages.append(Message.user(f"q{i}"))
         messages.append(Message.assistant("", tool_calls=[ToolCall(f"c{i}", "f", {"i": i})]))
         messages.append(Message.tool(str(i), tool_call_id=f"c{i}"))
     links = link_tools(messages)
-    assert len(links.pairs) == 20_000
-    assert links.result_for("c19999").message_index == len(messages) - 1  # type: ignore[union-attr]
+    assert len(links.pairs) == 5_000
+    assert links.result_for("c4999").message_index == len(messages) - 1  # type: ignore[union-attr]
 
 
 # A random history of calls and results: every call and every result appears exactly once in
