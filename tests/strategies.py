@@ -11,6 +11,8 @@ real runs (system prompt, user turns, assistant turns whose tool calls are answe
 from __future__ import annotations
 
 import base64
+import dataclasses
+import functools
 import string
 from typing import Any
 
@@ -60,11 +62,13 @@ _PHRASES = (
 )
 
 
+@functools.cache
 def texts(max_size: int = 60) -> st.SearchStrategy[str]:
     """Strings: mostly realistic phrases, sometimes arbitrary unicode (never lone surrogates)."""
     return st.one_of(st.sampled_from(_PHRASES), st.text(_chars, max_size=max_size))
 
 
+@functools.cache
 def _ints() -> st.SearchStrategy[int]:
     return st.one_of(
         st.integers(min_value=-1000, max_value=100_000),
@@ -72,6 +76,7 @@ def _ints() -> st.SearchStrategy[int]:
     )
 
 
+@functools.cache
 def json_scalars() -> st.SearchStrategy[Any]:
     """null, booleans, 64-bit integers, finite floats and strings."""
     return st.one_of(
@@ -83,6 +88,7 @@ def json_scalars() -> st.SearchStrategy[Any]:
     )
 
 
+@functools.cache
 def json_keys() -> st.SearchStrategy[str]:
     return st.one_of(
         st.sampled_from(
@@ -92,6 +98,7 @@ def json_keys() -> st.SearchStrategy[str]:
     )
 
 
+@functools.cache
 def json_values(max_leaves: int = 8) -> st.SearchStrategy[Any]:
     """Any JSON value (arrays as lists, objects as dicts with string keys)."""
     return st.recursive(
@@ -104,11 +111,13 @@ def json_values(max_leaves: int = 8) -> st.SearchStrategy[Any]:
     )
 
 
+@functools.cache
 def json_objects(max_size: int = 4) -> st.SearchStrategy[dict[str, Any]]:
     """A JSON object."""
     return st.dictionaries(json_keys(), json_values(4), max_size=max_size)
 
 
+@functools.cache
 def extras() -> st.SearchStrategy[dict[str, Any]]:
     """A block's or call's ``extra``: usually empty, sometimes provider fields."""
     realistic = st.sampled_from(
@@ -125,6 +134,7 @@ def extras() -> st.SearchStrategy[dict[str, Any]]:
 # -- small fields -----------------------------------------------------------------------
 
 
+@functools.cache
 def ids(prefix: str | None = None) -> st.SearchStrategy[str]:
     """Provider-style ids (``call_...``, ``toolu_...``, ``msg_...``)."""
     prefixes = st.just(prefix) if prefix else st.sampled_from(("call_", "toolu_", "msg_", "rs_"))
@@ -135,6 +145,7 @@ def ids(prefix: str | None = None) -> st.SearchStrategy[str]:
     )
 
 
+@functools.cache
 def opt(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
     return st.one_of(st.none(), strategy)
 
@@ -157,6 +168,7 @@ base64_data = st.binary(max_size=48).map(lambda b: base64.b64encode(b).decode("a
 # -- blocks -----------------------------------------------------------------------------
 
 
+@functools.cache
 def citation_blocks() -> st.SearchStrategy[CitationBlock]:
     return st.builds(
         CitationBlock,
@@ -169,6 +181,7 @@ def citation_blocks() -> st.SearchStrategy[CitationBlock]:
     )
 
 
+@functools.cache
 def text_blocks(with_citations: bool = True) -> st.SearchStrategy[TextBlock]:
     citations = (
         st.lists(citation_blocks(), max_size=2).map(tuple) if with_citations else st.just(())
@@ -176,6 +189,7 @@ def text_blocks(with_citations: bool = True) -> st.SearchStrategy[TextBlock]:
     return st.builds(TextBlock, texts(), citations, extra=extras())
 
 
+@functools.cache
 @st.composite
 def media_blocks(draw: st.DrawFn, kinds: tuple[type, ...] | None = None) -> Any:
     """Image, audio, video or file by url, inline data (or a data URI), or file id."""
@@ -196,6 +210,7 @@ def media_blocks(draw: st.DrawFn, kinds: tuple[type, ...] | None = None) -> Any:
     return cls(**kw)
 
 
+@functools.cache
 @st.composite
 def reasoning_blocks(draw: st.DrawFn) -> ReasoningBlock:
     """Readable, signed (Anthropic), redacted, or encrypted (OpenAI) reasoning."""
@@ -210,6 +225,7 @@ def reasoning_blocks(draw: st.DrawFn) -> ReasoningBlock:
     return ReasoningBlock(draw(texts()), data=draw(base64_data), extra=extra)
 
 
+@functools.cache
 def args_dicts() -> st.SearchStrategy[dict[str, Any]]:
     realistic = st.sampled_from(
         (
@@ -223,10 +239,12 @@ def args_dicts() -> st.SearchStrategy[dict[str, Any]]:
     return st.one_of(realistic, json_objects())
 
 
+@functools.cache
 def tool_call_blocks() -> st.SearchStrategy[ToolCallBlock]:
     return st.builds(ToolCallBlock, opt(ids("toolu_")), tool_names, args_dicts(), extra=extras())
 
 
+@functools.cache
 def tool_call_chunk_blocks() -> st.SearchStrategy[ToolCallChunkBlock]:
     return st.builds(
         ToolCallChunkBlock,
@@ -238,6 +256,7 @@ def tool_call_chunk_blocks() -> st.SearchStrategy[ToolCallChunkBlock]:
     )
 
 
+@functools.cache
 def server_tool_call_blocks() -> st.SearchStrategy[ServerToolCallBlock]:
     return st.builds(
         ServerToolCallBlock,
@@ -248,6 +267,7 @@ def server_tool_call_blocks() -> st.SearchStrategy[ServerToolCallBlock]:
     )
 
 
+@functools.cache
 def server_tool_result_blocks() -> st.SearchStrategy[ServerToolResultBlock]:
     return st.builds(
         ServerToolResultBlock,
@@ -258,15 +278,18 @@ def server_tool_result_blocks() -> st.SearchStrategy[ServerToolResultBlock]:
     )
 
 
+@functools.cache
 def _leaf_blocks() -> st.SearchStrategy[Any]:
     return st.one_of(text_blocks(), media_blocks(), unknown_blocks(), error_blocks())
 
 
+@functools.cache
 def tool_result_blocks() -> st.SearchStrategy[ToolResultBlock]:
     content = st.one_of(texts(), st.lists(_leaf_blocks(), max_size=3).map(tuple))
     return st.builds(ToolResultBlock, opt(ids("toolu_")), content, st.booleans(), extra=extras())
 
 
+@functools.cache
 def error_blocks() -> st.SearchStrategy[ErrorBlock]:
     return st.builds(
         ErrorBlock,
@@ -276,6 +299,7 @@ def error_blocks() -> st.SearchStrategy[ErrorBlock]:
     )
 
 
+@functools.cache
 def unknown_blocks() -> st.SearchStrategy[UnknownBlock]:
     return st.builds(
         UnknownBlock,
@@ -300,6 +324,7 @@ _ALL_BLOCKS = {
 }
 
 
+@functools.cache
 def blocks() -> st.SearchStrategy[Any]:
     """A block of any type."""
     return st.one_of(*(make() for make in _ALL_BLOCKS.values()))
@@ -308,10 +333,12 @@ def blocks() -> st.SearchStrategy[Any]:
 # -- message parts ----------------------------------------------------------------------
 
 
+@functools.cache
 def tool_calls(id_prefix: str = "call_") -> st.SearchStrategy[ToolCall]:
     return st.builds(ToolCall, opt(ids(id_prefix)), tool_names, args_dicts(), extra=extras())
 
 
+@functools.cache
 def invalid_tool_calls() -> st.SearchStrategy[InvalidToolCall]:
     return st.builds(
         InvalidToolCall,
@@ -323,6 +350,7 @@ def invalid_tool_calls() -> st.SearchStrategy[InvalidToolCall]:
     )
 
 
+@functools.cache
 @st.composite
 def usages(draw: st.DrawFn) -> Usage:
     """Usage with consistent counts, sometimes with the provider's raw numbers in ``extra``."""
@@ -350,6 +378,7 @@ def usages(draw: st.DrawFn) -> Usage:
     return Usage(inp, out, total, cache_read, cache_write, reasoning, extra)
 
 
+@functools.cache
 def response_metadata() -> st.SearchStrategy[dict[str, Any]]:
     realistic = st.fixed_dictionaries(
         {"model": models},
@@ -363,6 +392,7 @@ def response_metadata() -> st.SearchStrategy[dict[str, Any]]:
     return st.one_of(st.just({}), realistic, json_objects(3))
 
 
+@functools.cache
 def metadata() -> st.SearchStrategy[dict[str, Any]]:
     realistic = st.sampled_from(
         (
@@ -375,6 +405,7 @@ def metadata() -> st.SearchStrategy[dict[str, Any]]:
     return st.one_of(st.just({}), st.just({}), realistic, json_objects(3))
 
 
+@functools.cache
 def _content(block_strategy: st.SearchStrategy[Any], max_blocks: int = 4) -> Any:
     return st.one_of(texts(), st.lists(block_strategy, max_size=max_blocks).map(tuple))
 
@@ -391,13 +422,15 @@ _ASSISTANT_BLOCKS = st.one_of(
 )
 
 
+@functools.cache
 def _any_or(role_blocks: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
     # Mostly what the role really holds, sometimes any block at all (hand-built histories).
     return st.one_of(role_blocks, role_blocks, role_blocks, blocks())
 
 
+@functools.cache
 @st.composite
-def _message(draw: st.DrawFn, role: str, *, tool_call_id: Any = None) -> Message:
+def _message(draw: st.DrawFn, role: str) -> Message:
     kw: dict[str, Any] = {
         "id": draw(opt(ids("msg_"))),
         "metadata": draw(metadata()),
@@ -416,13 +449,14 @@ def _message(draw: st.DrawFn, role: str, *, tool_call_id: Any = None) -> Message
         kw["response_metadata"] = draw(response_metadata())
     else:
         content = draw(_content(_any_or(_leaf_blocks()), 3))
-        kw["tool_call_id"] = tool_call_id if tool_call_id is not None else draw(opt(ids("call_")))
+        kw["tool_call_id"] = draw(opt(ids("call_")))
         kw["name"] = draw(opt(tool_names))
         kw["is_error"] = draw(st.booleans())
         kw["artifacts"] = draw(st.lists(json_values(4), max_size=2))
     return Message(role, content, **kw)
 
 
+@functools.cache
 def messages(role: str | None = None) -> st.SearchStrategy[Message]:
     """A message of ``role`` (any of the four when None), with any of its optional fields."""
     if role is not None:
@@ -430,6 +464,7 @@ def messages(role: str | None = None) -> st.SearchStrategy[Message]:
     return st.sampled_from(("system", "user", "assistant", "tool")).flatmap(_message)
 
 
+@functools.cache
 @st.composite
 def _turn(draw: st.DrawFn) -> list[Message]:
     """A user message, then assistant calls answered by tool messages, then a reply."""
@@ -438,11 +473,13 @@ def _turn(draw: st.DrawFn) -> list[Message]:
         call = draw(messages("assistant"))
         out.append(call)
         for tc in call.tool_calls:
-            out.append(draw(_message("tool", tool_call_id=tc.id)))
+            answer = draw(messages("tool"))
+            out.append(dataclasses.replace(answer, tool_call_id=tc.id))
     out.append(draw(messages("assistant")))
     return out
 
 
+@functools.cache
 @st.composite
 def histories(draw: st.DrawFn, max_turns: int = 3) -> list[Message]:
     """A list of messages shaped like a real run (sometimes with a stray message anywhere)."""

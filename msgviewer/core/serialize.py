@@ -153,7 +153,7 @@ def _fail(what: str, path: str) -> FormatError:
 
 def _expect(value: Any, types: type | tuple[type, ...], what: str, path: str) -> None:
     if not isinstance(value, types) or (isinstance(value, bool) and bool not in _as_tuple(types)):
-        names = " or ".join(t.__name__ for t in _as_tuple(types)).replace("NoneType", "null")
+        names = " or ".join(_TYPE_NAMES.get(t, t.__name__) for t in _as_tuple(types))
         raise _fail(f"{what} must be {names}, not {_json_type(value)}", path)
 
 
@@ -161,16 +161,20 @@ def _as_tuple(types: type | tuple[type, ...]) -> tuple[type, ...]:
     return types if isinstance(types, tuple) else (types,)
 
 
+# JSON names of the Python types a field may hold, for error messages.
+_TYPE_NAMES: dict[type, str] = {
+    dict: "an object",
+    list: "an array",
+    str: "a string",
+    bool: "a boolean",
+    int: "an integer",
+    float: "a number",
+    type(None): "null",
+}
+
+
 def _json_type(value: Any) -> str:
-    return {
-        dict: "an object",
-        list: "an array",
-        str: "a string",
-        bool: "a boolean",
-        int: "a number",
-        float: "a number",
-        type(None): "null",
-    }.get(type(value), type(value).__name__)
+    return _TYPE_NAMES.get(type(value), type(value).__name__)
 
 
 _OPT_STR = (str, type(None))
@@ -223,8 +227,9 @@ def block_from_dict(d: Any, path: str = "$") -> Block:
             continue
         if key != "extra" and key not in allowed:
             raise _fail(f"unknown field {key!r} in a {tag!r} block", f"{path}.{key}")
-        types = _FIELD_TYPES.get(key)
-        if types is not None and not (tag in ("tool_call_chunk",) and key == "name"):
+        # An unknown block's ``data`` is the original value verbatim: any JSON.
+        types = None if tag == "unknown" and key == "data" else _FIELD_TYPES.get(key)
+        if types is not None:
             _expect(v, types, f"{tag} block field {key!r}", f"{path}.{key}")
         kwargs[key] = v
     if tag == "text" and "citations" in kwargs:
@@ -292,6 +297,7 @@ def _invalid_call_from_dict(d: Any, path: str) -> InvalidToolCall:
         raise _fail(f"unknown invalid tool call field {sorted(unknown)[0]!r}", path)
     for key in ("id", "name", "args", "error"):
         _expect(d.get(key), _OPT_STR, f"invalid tool call {key}", f"{path}.{key}")
+    _expect(d.get("extra", {}), dict, "invalid tool call extra", f"{path}.extra")
     return InvalidToolCall(
         d.get("id"), d.get("name"), d.get("args"), d.get("error"), extra=d.get("extra", {})
     )
@@ -350,7 +356,9 @@ def messages_from_list(items: Any, path: str = "$") -> list[Message]:
     for i, m in enumerate(items):
         try:
             out.append(_fastdecode.message(m))
-        except _fastdecode.Unusual:
+        except (_fastdecode.Unusual, TypeError):
+            # TypeError: an unhashable value where the fast path looks a name up; the careful
+            # decoder reports it with its path.
             out.append(message_from_dict(m, f"{path}[{i}]"))
     return out
 
@@ -361,7 +369,7 @@ def check_header(d: Any, path: str = "$") -> None:
     if d.get("format") != FORMAT_NAME:
         raise _fail(f'not a msgviewer document: "format" is {d.get("format")!r}', path)
     version = d.get("version")
-    if version not in SUPPORTED_VERSIONS or isinstance(version, bool):
+    if type(version) is not int or version not in SUPPORTED_VERSIONS:
         raise UnsupportedVersionError(
             f"msgviewer format version {version!r} is not supported "
             f"(this version reads {', '.join(map(str, sorted(SUPPORTED_VERSIONS)))})",
