@@ -340,6 +340,7 @@ class TreeModel:
     def find(self, row: Row, hint: int = 0) -> int | None:
         """Index of ``row`` among the visible rows (searching from ``hint`` outwards)."""
         rows = self.rows
+        hint = max(0, min(hint, len(rows)))
         try:
             return rows.index(row, hint)
         except ValueError:
@@ -372,7 +373,9 @@ class TreeModel:
             cpos = self.find((CALL, conv, pm, k, 0, self.rows[ppos][5] + 1), ppos)
             if cpos is not None and not self.is_expanded(self.rows[cpos]):
                 self.expand(cpos)
-        return self.find((MSG, conv, msg, 0, 0, self.message_depth(conv, msg)))
+        # Rows before a message are at least its earlier siblings: start looking there.
+        row = (MSG, conv, msg, 0, 0, self.message_depth(conv, msg))
+        return self.find(row, min(msg, len(self.rows)))
 
     def reveal(self, kind: int, conv: int, msg: int, idx: int = 0, line: int = 0) -> int | None:
         """Make a node visible and return its row index (the message's, if the node is hidden)."""

@@ -116,7 +116,6 @@ class MainScreen(Screen[None]):
         self.tree.focus()
         if self.session is not None:
             self._loaded(self.session)
-            self._analyse()
         else:
             self.tree.loading = True
             self._set_progress("Opening…")
@@ -144,7 +143,6 @@ class MainScreen(Screen[None]):
             self.app.call_from_thread(self._failed, f"{type(exc).__name__}: {exc}")
             return
         self.app.call_from_thread(self._loaded, session)
-        self._analyse_now(session)
 
     def _failed(self, error: str) -> None:
         self.error = error
@@ -172,6 +170,9 @@ class MainScreen(Screen[None]):
         self._progress = ""
         self.tree.set_model(self.model)
         self.tree.focus()
+        # Linking, linting and totals start once the first rows are on screen: run in the
+        # load thread straight away, they would hold the interpreter while the tree paints.
+        self.call_after_refresh(self._analyse)
         self.sub_title = self._title()
         if self.follow_on_load:
             self.follow_on_load = False
@@ -197,9 +198,6 @@ class MainScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="analyse")
     def _analyse_worker(self, session: Session) -> None:
-        self._analyse_now(session)
-
-    def _analyse_now(self, session: Session) -> None:
         session.analyse()
         self.app.call_from_thread(self._analysed, session)
 

@@ -132,12 +132,15 @@ class ConversationTree(ScrollView, can_focus=True):
         """Show ``model`` with the cursor on row ``cursor``."""
         self.model = model
         self.labels = RowLabels(model)
+        self._cache.clear()
         self.cursor = max(0, min(cursor, len(model.rows) - 1))
         self.rows_changed()
 
     def rows_changed(self, moved: bool = True) -> None:
-        """The row list changed (expand, filter, new messages): redraw and resize."""
-        self._cache.clear()
+        """The row list changed (expand, filter, new messages): redraw and resize.
+
+        Drawn lines stay cached: a row's line depends on the row, not on where it is.
+        """
         rows = self.model.rows if self.model else []
         if rows:
             self.cursor = max(0, min(self.cursor, len(rows) - 1))
@@ -189,7 +192,8 @@ class ConversationTree(ScrollView, can_focus=True):
             node == self._pair or (self._pair is not None and self._pair_message(node)),
             node in self.match_rows,
         )
-        key = (row, width, flags, self.has_focus, self.query_text)
+        expanded = self.model.is_expanded(row) if self.model else False
+        key = (row, width, flags, expanded, self.has_focus, self.query_text)
         strip = self._cache.get(key)
         if strip is None:
             strip = self._render_row(row, width, *flags)
