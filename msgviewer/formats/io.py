@@ -49,7 +49,7 @@ def read_bytes(source: str | os.PathLike[str] | BinaryIO) -> tuple[bytes, str]:
             raise FormatError(exc.strerror or str(exc), file=name) from None
     data = source.read()
     if isinstance(data, str):
-        data = data.encode()
+        data = data.encode("utf-8", "surrogatepass")
     return data, getattr(source, "name", None) or "<input>"
 
 
@@ -101,7 +101,9 @@ def iter_jsonl(
 def parse(data: bytes | str, file: str | None = None) -> Parsed:
     """Parse bytes as one JSON value, or failing that as JSONL (one value per line)."""
     if isinstance(data, str):
-        data = data.encode()
+        # Lone surrogates (text decoded with "surrogateescape"...) become bytes that are not
+        # UTF-8, which the parser then refuses with a line and column.
+        data = data.encode("utf-8", "surrogatepass")
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     if not data or data.isspace():  # (strip() would copy a file of any size)
