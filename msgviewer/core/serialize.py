@@ -211,7 +211,7 @@ def block_from_dict(d: Any, path: str = "$") -> Block:
     """A block from its dict form; a clear ``FormatError`` naming ``path`` if it is not one."""
     _expect(d, dict, "a content block", path)
     tag = d.get("type")
-    cls = BLOCK_TYPES.get(tag)  # type: ignore[arg-type]
+    cls = BLOCK_TYPES.get(tag) if isinstance(tag, str) else None
     if cls is None:
         if not isinstance(tag, str):
             raise _fail('a content block needs a string "type"', path)
