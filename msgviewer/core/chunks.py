@@ -1,0 +1,309 @@
+"""Joining the chunks of a streamed assistant reply into one message.
+
+This follows LangChain's addition of ``AIMessageChunk``: text deltas are concatenated, tool
+call fragments (``ToolCallChunkBlock``) are joined by ``index`` and their arguments parsed once
+the stream is complete, usage is summed. Arguments that do not parse are kept, verbatim, as an
+``InvalidToolCall``: a truncated stream is exactly what a viewer needs to show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import orjson
+
+from .blocks import Block, ReasoningBlock, TextBlock, ToolCallChunkBlock
+from .message import InvalidToolCall, Message, ToolCall
+from .usage import Usage
+
+# Ids LangChain makes up for a run; a provider's own id is preferred over them.
+_GENERATED_ID_PREFIXES = ("lc_", "run-")
+
+
+class _TextRun:
+    """Adjacent text being joined (parts kept in a list: joining once is linear)."""
+
+    __slots__ = ("citations", "extra", "parts")
+
+    def __init__(self, block: TextBlock) -> None:
+        self.parts = [block.text]
+        self.citations = list(block.citations)
+        self.extra = dict(block.extra)
+
+    def accepts(self, block: Block) -> bool:
+        return type(block) is TextBlock and _same_index(self.extra, block.extra)
+
+    def add(self, block: TextBlock) -> None:
+        self.parts.append(block.text)
+        self.citations.extend(block.citations)
+        self.extra = merge_dicts(self.extra, block.extra)
+
+    def plain(self) -> bool:
+        return not self.citations and not self.extra
+
+    def build(self) -> TextBlock:
+        return TextBlock("".join(self.parts), tuple(self.citations), extra=self.extra)
+
+
+class _ReasoningRun:
+    """Adjacent reasoning deltas of one reasoning block.
+
+    A signature closes a block (Anthropic sends it last), and redacted reasoning arrives whole,
+    so neither is joined with what follows.
+    """
+
+    __slots__ = ("data", "extra", "parts", "redacted", "signature")
+
+    def __init__(self, block: ReasoningBlock) -> None:
+        self.parts = [block.text]
+        self.signature = block.signature
+        self.redacted = block.redacted
+        self.data = block.data
+        self.extra = dict(block.extra)
+
+    def accepts(self, block: Block) -> bool:
+        return (
+            type(block) is ReasoningBlock
+            and not self.redacted
+            and not block.redacted
+            and self.signature is None
+            and (self.data is None or block.data is None)
+            and _same_index(self.extra, block.extra)
+        )
+
+    def add(self, block: ReasoningBlock) -> None:
+        self.parts.append(block.text)
+        if block.signature is not None:
+            self.signature = block.signature
+        if block.data is not None:
+            self.data = block.data
+        self.extra = merge_dicts(self.extra, block.extra)
+
+    def build(self) -> ReasoningBlock:
+        return ReasoningBlock(
+            "".join(self.parts), self.signature, self.redacted, self.data, extra=self.extra
+        )
+
+
+class _CallRun:
+    """One tool call being assembled from its fragments."""
+
+    __slots__ = ("extra", "id", "index", "name", "parts")
+
+    def __init__(self, index: int | None) -> None:
+        self.index = index
+        self.id: str | None = None
+        self.name: str | None = None
+        self.parts: list[str] = []
+        self.extra: dict[str, Any] = {}
+
+    def add(self, block: ToolCallChunkBlock) -> None:
+        if self.id is None:
+            self.id = block.id
+        name = block.name
+        if name:
+            # The name normally arrives once; a repeat of it is not a second half.
+            if not self.name:
+                self.name = name
+            elif name != self.name:
+                self.name += name
+        if block.args:
+            self.parts.append(block.args)
+        if block.extra:
+            self.extra = merge_dicts(self.extra, block.extra)
+
+    def build(self) -> ToolCall | InvalidToolCall:
+        text = "".join(self.parts)
+        if not text.strip():
+            return ToolCall(self.id, self.name or "", {}, extra=self.extra)
+        try:
+            args = orjson.loads(text)
+        except orjson.JSONDecodeError as exc:
+            return InvalidToolCall(
+                self.id, self.name, text, f"arguments are not valid JSON: {exc}", extra=self.extra
+            )
+        if type(args) is not dict:
+            kind = {list: "an array", str: "a string"}.get(type(args), "a scalar")
+            return InvalidToolCall(
+                self.id,
+                self.name,
+                text,
+                f"arguments must be a JSON object, not {kind}",
+                extra=self.extra,
+            )
+        return ToolCall(self.id, self.name or "", args, extra=self.extra)
+
+
+def _same_index(left: dict[str, Any], right: dict[str, Any]) -> bool:
+    # Providers that stream several blocks at once tag each delta with its block index.
+    a, b = left.get("index"), right.get("index")
+    return a is None or b is None or a == b
+
+
+def merge_dicts(left: dict[str, Any], right: dict[str, Any]) -> dict[str, Any]:
+    """Merge metadata of two chunks: dicts merge, lists concatenate, a later value wins.
+
+    Unlike LangChain, differing strings are not concatenated nor numbers summed: streams repeat
+    state fields (model, status, finish reason) chunk after chunk, and those must not pile up.
+    """
+    if not right:
+        return left
+    if not left:
+        return dict(right)
+    out = dict(left)
+    for key, new in right.items():
+        old = out.get(key)
+        if new is None:
+            continue
+        if type(old) is dict and type(new) is dict:
+            out[key] = merge_dicts(old, new)
+        elif type(old) is list and type(new) is list:
+            out[key] = old + new
+        else:
+            out[key] = new
+    return out
+
+
+def merge_chunks(chunks: Iterable[Message]) -> Message:
+    """One message from the chunks of a stream, in order.
+
+    Text (string deltas and text blocks) is concatenated, adjacent text merging into one block;
+    reasoning deltas likewise. ``ToolCallChunkBlock`` fragments are joined by ``index``, or by
+    ``id`` when the index is None (a fragment with neither continues the latest call); a
+    fragment with the index of a call but a different id starts a new call. Joined arguments
+    are parsed as JSON: an object gives a ``ToolCall`` (empty arguments give ``{}``), anything
+    else an ``InvalidToolCall`` holding the text and the parse error. Usage is summed,
+    ``response_metadata`` and ``metadata`` merged (``merge_dicts``), the first provider id
+    kept. The content is a string when it is only plain text, else a tuple of blocks.
+
+    Raises ``ValueError`` for no chunks or chunks of different roles.
+    """
+    role: str | None = None
+    ids: list[str] = []
+    name = tool_call_id = None
+    is_error = False
+    content: list[Any] = []  # blocks, _TextRun and _ReasoningRun
+    calls: list[_CallRun | ToolCall] = []
+    by_index: dict[int, _CallRun] = {}
+    by_id: dict[str, _CallRun] = {}
+    last_call: _CallRun | None = None
+    invalid: list[InvalidToolCall] = []
+    usage: Usage | None = None
+    response_metadata: dict[str, Any] = {}
+    metadata: dict[str, Any] = {}
+    artifacts: list[Any] = []
+
+    for n, chunk in enumerate(chunks):
+        if role is None:
+            role = chunk.role
+        elif chunk.role != role:
+            raise ValueError(f"chunk {n} is a {chunk.role} message, the ones before are {role}")
+        if chunk.id:
+            ids.append(chunk.id)
+        name = name if name is not None else chunk.name
+        tool_call_id = tool_call_id if tool_call_id is not None else chunk.tool_call_id
+        is_error = is_error or chunk.is_error
+
+        body = chunk.content
+        if type(body) is str:
+            if body:
+                _append(content, TextBlock(body))
+        else:
+            for block in body:
+                if type(block) is str:  # LangChain-style list content may hold bare strings
+                    block = TextBlock(block)
+                if type(block) is not ToolCallChunkBlock:
+                    _append(content, block)
+                    continue
+                call = _find_call(block, by_index, by_id, last_call)
+                if call is None:
+                    call = _CallRun(block.index)
+                    calls.append(call)
+                if block.index is not None:
+                    by_index[block.index] = call
+                if block.id:
+                    by_id.setdefault(block.id, call)
+                call.add(block)
+                last_call = call
+
+        calls.extend(chunk.tool_calls)
+        invalid.extend(chunk.invalid_tool_calls)
+        if chunk.usage is not None:
+            usage = chunk.usage if usage is None else usage + chunk.usage
+        response_metadata = merge_dicts(response_metadata, chunk.response_metadata)
+        metadata = merge_dicts(metadata, chunk.metadata)
+        artifacts.extend(chunk.artifacts)
+
+    if role is None:
+        raise ValueError("merge_chunks needs at least one chunk")
+
+    tool_calls: list[ToolCall] = []
+    for call in calls:
+        built = call if type(call) is ToolCall else call.build()  # type: ignore[union-attr]
+        if type(built) is ToolCall:
+            tool_calls.append(built)
+        else:
+            invalid.append(built)  # type: ignore[arg-type]
+
+    return Message(
+        role,  # type: ignore[arg-type]
+        _finish_content(content),
+        id=_best_id(ids),
+        name=name,
+        tool_call_id=tool_call_id,
+        is_error=is_error,
+        tool_calls=tuple(tool_calls),
+        invalid_tool_calls=tuple(invalid),
+        usage=usage,
+        response_metadata=response_metadata,
+        artifacts=tuple(artifacts),
+        metadata=metadata,
+    )
+
+
+def _find_call(
+    block: ToolCallChunkBlock,
+    by_index: dict[int, _CallRun],
+    by_id: dict[str, _CallRun],
+    last_call: _CallRun | None,
+) -> _CallRun | None:
+    """The call a fragment continues, or None when it starts a new one."""
+    if block.index is not None:
+        call = by_index.get(block.index)
+        # Some servers give every parallel call index 0: a new id means a new call.
+        if call is not None and block.id and call.id and block.id != call.id:
+            return None
+        return call
+    if block.id:
+        return by_id.get(block.id)
+    return last_call
+
+
+def _append(content: list[Any], block: Block) -> None:
+    if type(block) is TextBlock and not block.text and not block.citations and not block.extra:
+        return  # an empty delta adds nothing
+    last = content[-1] if content else None
+    if isinstance(last, (_TextRun, _ReasoningRun)) and last.accepts(block):
+        last.add(block)  # type: ignore[arg-type]
+    elif type(block) is TextBlock:
+        content.append(_TextRun(block))
+    elif type(block) is ReasoningBlock:
+        content.append(_ReasoningRun(block))
+    else:
+        content.append(block)
+
+
+def _finish_content(content: list[Any]) -> str | tuple[Block, ...]:
+    if all(type(item) is _TextRun and item.plain() for item in content):
+        return "".join("".join(item.parts) for item in content)
+    return tuple(
+        item.build() if isinstance(item, (_TextRun, _ReasoningRun)) else item for item in content
+    )
+
+
+def _best_id(ids: list[str]) -> str | None:
+    for candidate in ids:
+        if not candidate.startswith(_GENERATED_ID_PREFIXES):
+            return candidate
+    return ids[0] if ids else None
