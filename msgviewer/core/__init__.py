@@ -22,6 +22,7 @@ from .blocks import (
     VideoBlock,
     parse_data_uri,
 )
+from .chunks import merge_chunks
 from .document import Document, DocumentError, FileChangedError
 from .errors import (
     FormatError,
@@ -44,6 +45,7 @@ from .serialize import (
     to_dict,
 )
 from .tokens import count_tokens_approximately
+from .totals import usage_totals
 from .trim import trim
 from .usage import TurnUsage, Usage, UsageTotals
 
@@ -94,6 +96,7 @@ __all__ = [
     "from_dict",
     "link_tools",
     "lint",
+    "merge_chunks",
     "merge_runs",
     "message_from_dict",
     "message_to_dict",
@@ -102,4 +105,5 @@ __all__ = [
     "pretty_print",
     "to_dict",
     "trim",
+    "usage_totals",
 ]
