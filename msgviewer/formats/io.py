@@ -145,8 +145,8 @@ def jsonl_bytes(values: list[Any]) -> bytes:
 
 
 # orjson reads 1024 levels of nesting but writes only 254; the standard library's encoder
-# writes as deep as the recursion limit lets it.
-_DEEP_WRITE_LIMIT = 1024 + 1000
+# writes as deep as the recursion limit lets it: room for 1024 levels above the caller's stack.
+_DEEP_RECURSION_LIMIT = 5000
 
 
 def _dumps(value: Any, option: int | None = None) -> bytes:
@@ -156,12 +156,10 @@ def _dumps(value: Any, option: int | None = None) -> bytes:
         if "recursion" not in str(exc).lower():
             raise
     limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, _DEEP_WRITE_LIMIT + 1000))
+    sys.setrecursionlimit(max(limit, _DEEP_RECURSION_LIMIT))
     try:
-        if option == orjson.OPT_INDENT_2:
-            text = json.dumps(value, ensure_ascii=False, allow_nan=False, indent=2)
-        else:
-            text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        # Compact even when asked to indent: only the C encoder is quick at that depth.
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     finally:
         sys.setrecursionlimit(limit)
     return text.encode()
