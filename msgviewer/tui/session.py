@@ -68,7 +68,7 @@ def message_categories(message: Message) -> int:
     return mask
 
 
-@dataclass
+@dataclass(repr=False)
 class ConvData:
     """One conversation and what was worked out about it."""
 
@@ -88,8 +88,11 @@ class ConvData:
     def messages(self) -> tuple[Message, ...]:
         return self.conversation.messages
 
+    def __repr__(self) -> str:  # short: workers put their arguments' repr in their names
+        return f"ConvData({len(self.messages)} messages)"
 
-@dataclass
+
+@dataclass(repr=False)
 class Session:
     """The loaded files: conversations, where they came from, and their analyses."""
 
@@ -111,6 +114,9 @@ class Session:
             convs.append(ConvData(conv, top=top, nested=nested))
         fmt = conversations[0].format if conversations else None
         return cls(convs, path=path, format=fmt)
+
+    def __repr__(self) -> str:
+        return f"Session({self.path!r}, {len(self.convs)} conversations)"
 
     @property
     def message_count(self) -> int:

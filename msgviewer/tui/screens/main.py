@@ -90,6 +90,7 @@ class MainScreen(Screen[None]):
         self.follower: Follower | None = None
         self._follow_timer: Any = None
         self._pending_row: Row | None = None
+        self._analysis_due = False
         self._progress = ""
 
     def compose(self) -> ComposeResult:
@@ -117,12 +118,14 @@ class MainScreen(Screen[None]):
         if self.session is not None:
             self._loaded(self.session)
         else:
-            self.tree.loading = True
             self._set_progress("Opening…")
             self._load()
 
     def _set_progress(self, text: str) -> None:
+        # A still line, not a spinner: an animation would take the interpreter from the
+        # parser sixty times a second and make a big file slower to open.
         self._progress = text
+        self.tree.placeholder = text
         self.update_status()
 
     @work(thread=True, exclusive=True, group="load")
@@ -146,7 +149,6 @@ class MainScreen(Screen[None]):
 
     def _failed(self, error: str) -> None:
         self.error = error
-        self.tree.loading = False
         self._progress = ""
         panes = self.query_one("#panes")
         panes.remove_children()
@@ -166,13 +168,12 @@ class MainScreen(Screen[None]):
         self.session = session
         self.model = TreeModel(session)
         self.search_index = SearchIndex(session)
-        self.tree.loading = False
         self._progress = ""
         self.tree.set_model(self.model)
         self.tree.focus()
-        # Linking, linting and totals start once the first rows are on screen: run in the
-        # load thread straight away, they would hold the interpreter while the tree paints.
-        self.call_after_refresh(self._analyse)
+        # Linking, linting and totals start once the first rows and details are on screen
+        # (see _show_pending): started earlier, they hold the interpreter while those paint.
+        self._analysis_due = True
         self.sub_title = self._title()
         if self.follow_on_load:
             self.follow_on_load = False
@@ -263,6 +264,9 @@ class MainScreen(Screen[None]):
         self._pending_row = None
         if row is not None:
             self.detail.show(self.session, row if len(row) == 6 else None)
+        if self._analysis_due:
+            self._analysis_due = False
+            self.call_after_refresh(self._analyse)
 
     # -- search -------------------------------------------------------------------------------
 

@@ -99,23 +99,18 @@ class UsageScreen(Screen[tuple[int, int] | None]):
                 approximate = sum(1 for t in turns if t.approximate)
                 yield Static(totals_table(totals, len(turns), approximate), id="totals")
                 caption = Text()
-                caption.append("Context per turn ", style="bold")
-                caption.append("(prompt tokens the model saw; ")
-                caption.append("█ context", style="blue")
-                caption.append(", ")
-                caption.append("█ added this turn", style="yellow")
-                caption.append(", ")
-                caption.append("█ output", style="green")
-                caption.append(")")
+                caption.append("Context per turn", style="bold")
+                caption.append(": the prompt tokens each call saw   ")
                 if approximate:
                     caption.append(
-                        f"   ≈ {fmt.plural(approximate, 'turn')} estimated: the file has no "
+                        f"≈ {fmt.plural(approximate, 'turn')} estimated: the file has no "
                         "usage for them",
                         style="italic",
                     )
                 yield Static(caption, classes="caption")
                 yield Sparkline([t.context_tokens for t in turns] or [0], id="context-spark")
                 yield TurnChart(turns, id="turns")
+                yield Static(id="legend", classes="caption")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -123,6 +118,7 @@ class UsageScreen(Screen[tuple[int, int] | None]):
         chart = self.query(TurnChart)
         if chart:
             chart.first().focus()
+            self.query_one("#legend", Static).update(chart.first().legend())
 
     @on(TurnChart.Chosen)
     def _chosen(self, event: TurnChart.Chosen) -> None:

@@ -14,6 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
+from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
@@ -102,6 +103,9 @@ class ConversationTree(ScrollView, can_focus=True):
     }
     """
 
+    placeholder: reactive[str] = reactive("")
+    """Shown while there is nothing to draw yet (what the loader is doing)."""
+
     class CursorMoved(Message):
         """The cursor is on another row (``row`` is None when the tree is empty)."""
 
@@ -166,6 +170,9 @@ class ConversationTree(ScrollView, can_focus=True):
 
     # -- drawing ------------------------------------------------------------------------------
 
+    def watch_placeholder(self) -> None:
+        self.refresh()
+
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._styles = None
@@ -184,6 +191,11 @@ class ConversationTree(ScrollView, can_focus=True):
         index = self.scroll_offset.y + y
         rows = self.model.rows if self.model else []
         if index >= len(rows):
+            if self.model is None and y == 1 and self.placeholder:
+                line = Text.assemble(("  ◌ ", self._style("dim")), (self.placeholder, ""))
+                return Strip(list(line.render(self.app.console))).crop_extend(
+                    0, width, self.rich_style
+                )
             return Strip.blank(width, self.rich_style)
         row = rows[index]
         node = node_of(row)

@@ -22,7 +22,7 @@ from .. import fmt
 from ..safe import one_line
 
 LABEL_WIDTH = 30
-NUMBERS_WIDTH = 26
+NUMBERS_WIDTH = 32
 
 
 class TurnChart(ScrollView, can_focus=True):
@@ -53,7 +53,7 @@ class TurnChart(ScrollView, can_focus=True):
         height: 1fr;
         background: $surface;
         overflow-x: hidden;
-        & > .turn-chart--context { color: $primary-muted; }
+        & > .turn-chart--context { color: $primary; }
         & > .turn-chart--growth { color: $warning; }
         & > .turn-chart--output { color: $success; }
         & > .turn-chart--label { color: $text-muted; }
@@ -116,6 +116,16 @@ class TurnChart(ScrollView, can_focus=True):
         if index == self.cursor:
             strip = strip.apply_style(self.rich_style + self._style("cursor"))
         return strip
+
+    def legend(self) -> Text:
+        """What the bar colours mean, in the chart's own (theme) colours."""
+        text = Text()
+        text.append("█ context", self._style("context"))
+        text.append("  ")
+        text.append("█ added this turn", self._style("growth"))
+        text.append("  ")
+        text.append("█ output", self._style("output"))
+        return text
 
     def action_move(self, step: int) -> None:
         if not self.turns:
