@@ -1,0 +1,64 @@
+"""Make the README's screenshots (SVG) from the real app on the bundled samples.
+
+    python scripts/screenshots.py            # writes screenshots/*.svg
+
+Each shot opens a sample at a fixed size, presses keys as a user would, and exports the
+screen. Run it again after a visible change and look at the results before committing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from msgviewer.tui.app import MsgViewerApp  # noqa: E402
+
+SAMPLES = ROOT / "msgviewer" / "samples"
+OUT = ROOT / "screenshots"
+SIZE = (132, 36)
+
+SHOTS: dict[str, tuple[str, list[str]]] = {
+    # name: (sample, keys)
+    "overview": ("demo-agent-run.json", ["j", "j", "l", "j", "j"]),
+    "tool-linkage": ("demo-agent-run.json", ["j", "j", "l", "j", "j", "j", "j", "t"]),
+    "usage": ("demo-agent-run.json", ["u"]),
+    "reasoning": ("demo-agent-run.json", ["j", "j", "l", "j", "l"]),
+    "media": ("demo-agent-run.json", ["j", "l", "j", "j"]),
+    "sub-agent": ("claude-code-session.jsonl", ["j", "j", "j", "j", "l", "j", "l", "j"]),
+    "search": ("demo-agent-run.json", ["slash", *"utf-8", "enter", "n"]),
+}
+
+
+async def _settle(app: MsgViewerApp, pilot) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(3):
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def shoot(name: str, sample: str, keys: list[str]) -> Path:
+    """Open ``sample``, press ``keys``, write ``screenshots/<name>.svg``."""
+    app = MsgViewerApp([str(SAMPLES / sample)])
+    async with app.run_test(size=SIZE) as pilot:
+        await _settle(app, pilot)
+        await pilot.press(*keys)
+        await _settle(app, pilot)
+        svg = app.export_screenshot(title=f"msgviewer {sample}")
+    target = OUT / f"{name}.svg"
+    target.write_text(svg, encoding="utf-8")
+    return target
+
+
+async def main(names: list[str]) -> None:
+    OUT.mkdir(exist_ok=True)
+    for name in names or list(SHOTS):
+        sample, keys = SHOTS[name]
+        print(f"wrote {(await shoot(name, sample, keys)).relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1:]))
