@@ -90,7 +90,9 @@ def accumulate(
                 total += tokens_per_image
             elif kind is UnknownBlock:
                 data = block.data  # type: ignore[union-attr]
-                lc_type = data.get("type", "") if isinstance(data, dict) else None
+                lc_type = data.get("type") if isinstance(data, dict) else None
+                if not isinstance(lc_type, str):  # any JSON may sit under "type"
+                    lc_type = None
                 if lc_type in _LC_IMAGE_TYPES:
                     total += tokens_per_image
                 elif lc_type == "text":

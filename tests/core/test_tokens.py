@@ -150,3 +150,10 @@ def test_counting_is_additive_over_messages_for_integer_parameters() -> None:
     ]
     total = count_tokens_approximately(history)
     assert total == sum(count_tokens_approximately([m]) for m in history)
+
+
+def test_unknown_block_with_any_json_under_type_counts_by_repr() -> None:
+    data = {"type": ["not", "a", "name"], "payload": {"type": {"nested": 1}}}
+    message = Message.user((UnknownBlock("future", data),))
+    chars = len(repr(data)) + len("user")
+    assert count_tokens_approximately([message]) == math.ceil(chars / 4) + 3
