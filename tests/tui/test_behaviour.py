@@ -253,3 +253,53 @@ async def test_copy_puts_the_selected_node_on_the_clipboard() -> None:
         assert app.clipboard == '{\n  "path": "src/export/csv.py"\n}'
         await pilot.press("y")
         assert '"name": "read_file"' in app.clipboard and '"id": "toolu_01ReadCsv"' in app.clipboard
+
+
+async def test_w_saves_an_image_to_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = make_app(DEMO)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("j", "l", "j", "j")  # message 1's screenshot
+        await pilot.press("w")
+        await pilot.pause()
+        await pilot.press("enter")  # accept the suggested name
+        await pilot.pause()
+    image = next(b for b in load(DEMO)[0].messages[1].blocks if b.type == "image")
+    assert (tmp_path / "export.png").read_bytes() == image.decoded()
+
+
+async def test_r_shows_text_raw_instead_of_markdown() -> None:
+    from textual.widgets import Markdown
+
+    app = make_app(DEMO)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        detail = _main(app).detail
+        assert detail.query(Markdown)  # the system prompt, rendered
+        await pilot.press("r")
+        await pilot.pause()
+        assert not detail.query(Markdown)
+        assert "`read_file`" in _screen_text(app)  # backticks as typed
+
+
+async def test_palette_offers_every_screen_and_tree_action() -> None:
+    app = make_app(DEMO)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        for title in ("Search", "Filter", "Usage", "Problems", "Call ⇄ result", "Copy JSON"):
+            assert title in titles
+        assert "Filter: tool calls" in titles
+
+
+async def test_themes_change_the_tree_colours() -> None:
+    app = make_app(DEMO)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tree = _main(app).tree
+        before = tree.render_line(2)
+        app.theme = "textual-light"
+        await pilot.pause()
+        after = tree.render_line(2)
+        assert before.text == after.text and list(before) != list(after)
