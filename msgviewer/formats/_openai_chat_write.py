@@ -129,10 +129,17 @@ def _assistant_out(i: int, m: Message, same: bool, drops: Drops, out: dict[str, 
                     drops.add("reasoning", message_where(i, j))
             elif field == "refusal":
                 fields["refusal"] = fields.get("refusal", "") + b.text  # type: ignore[union-attr]
-            else:
+            elif type(b) is TextBlock or (
+                type(b) is UnknownBlock and b.extra.get("format") == NAME
+            ):
                 body.append((j, b))
+            else:
+                kind = getattr(b, "kind", None) or b.type
+                drops.add(f"{kind} blocks in an assistant message", message_where(i, j))
         plain = all(type(b) is TextBlock and not b.extra and not b.citations for _, b in body)
-        if not body:
+        if not content:
+            out["content"] = []  # as it was read
+        elif not body:
             out["content"] = None if (m.tool_calls or m.invalid_tool_calls or fields) else ""
         elif plain and len(body) == 1 and (fields or not same):
             out["content"] = _text_out(body[0][0], body[0][1], drops, i)  # type: ignore[arg-type]
@@ -154,7 +161,9 @@ def _assistant_out(i: int, m: Message, same: bool, drops: Drops, out: dict[str, 
             call.update((k, v) for k, v in c.extra.items() if k not in _CALL_SKIP)
         calls.append(call)
     for c in m.invalid_tool_calls:
-        call = {"id": c.id} if c.id is not None else {}
+        call = {}
+        if c.id is not None and not (same and c.extra.get("synthetic_id")):
+            call["id"] = c.id
         call["type"] = "function"
         call["function"] = {"name": c.name or "", "arguments": c.args or ""}
         if same:

@@ -234,7 +234,7 @@ def canonical(messages: Sequence[Message]) -> Iterator[tuple[int, Message]]:
                     )
                 else:
                     rest.append(b)
-            if rest:
+            if rest or m.role == "assistant" or m.usage is not None:
                 yield i, _replace(m, content=tuple(rest))
             continue
         yield i, m

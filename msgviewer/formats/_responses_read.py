@@ -246,6 +246,9 @@ class ItemReader:
                 draft.metadata = {"role": "developer", **meta}
             return self._standalone(draft, None)
         group = self._group
+        if content == "":
+            # An empty assistant message only marks where one turn ends and the next begins.
+            return self._open(new=True)
         if (
             group is None
             or group.calls
@@ -447,3 +450,61 @@ def _server_call(
         return call, None
     status = item.get("status") if isinstance(item.get("status"), str) else None
     return call, ServerToolResultBlock(item_id, present, status, extra={"format": SOURCE})
+
+
+class Grouping:
+    """Where ``ItemReader`` starts a new assistant message, for writers that must make the
+    reader see the same messages again. ``feed`` each item written, in order."""
+
+    __slots__ = ("calls", "content", "open", "string", "text")
+
+    def __init__(self) -> None:
+        self.open = self.calls = self.text = self.string = self.content = False
+
+    def starts_new(self, item: dict[str, Any]) -> bool:
+        """Would reading ``item`` next start a new message (True for non-assistant items)?"""
+        kind = item.get("type")
+        if kind is None or kind == "message":
+            if item.get("role") != "assistant":
+                return True
+            body = item.get("content")
+            if body == "":
+                return True
+            return (
+                not self.open
+                or self.calls
+                or self.text
+                or self.string
+                or (isinstance(body, str) and self.content)
+            )
+        if kind in CLIENT_CALLS:
+            return not self.open
+        if kind == "reasoning" or kind in SERVER_CALLS or kind in PASSTHROUGH_MODEL:
+            return not self.open or self.calls or self.string
+        return True
+
+    def feed(self, item: dict[str, Any]) -> None:
+        new = self.starts_new(item)
+        kind = item.get("type")
+        assistant_side = (
+            (kind in (None, "message") and item.get("role") == "assistant")
+            or kind in CLIENT_CALLS
+            or kind == "reasoning"
+            or kind in SERVER_CALLS
+            or kind in PASSTHROUGH_MODEL
+        )
+        if new:
+            self.open = assistant_side
+            self.calls = self.text = self.string = self.content = False
+        if not assistant_side:
+            return
+        if kind in CLIENT_CALLS:
+            self.calls = True
+        elif kind in (None, "message"):
+            body = item.get("content")
+            if body != "":
+                self.text = True
+                self.string = isinstance(body, str)
+                self.content = True
+        else:
+            self.content = True

@@ -24,7 +24,7 @@ from ..core.blocks import (
 )
 from ..core.message import Message, ToolCall
 from ._openai_common import CALL_EXTRA_SKIP, Drops, audio_format, canonical, dump_args
-from ._responses_read import CLIENT_CALLS, SERVER_CALLS, SOURCE
+from ._responses_read import CLIENT_CALLS, SERVER_CALLS, SOURCE, Grouping
 from .base import message_where
 
 
@@ -39,6 +39,7 @@ class ItemWriter:
         self.ids = ids
         self.stamps = stamps
         """Keep Codex line timestamps in the items (under "timestamp") for the caller."""
+        self._grouping = Grouping()
         drop = frozenset() if stamps else frozenset({"timestamp"})
         self._markers = _MARKERS | drop
         self._call_skip = CALL_EXTRA_SKIP | {"type", "id"} | drop
@@ -52,12 +53,18 @@ class ItemWriter:
         return out
 
     def message(self, i: int, m: Message, out: list[dict[str, Any]]) -> None:
+        start = len(out)
         if m.role == "tool":
             out.append(self._output(i, m))
         elif m.role == "assistant":
             self._assistant(i, m, out)
+            # A reader would merge this message into the one before: mark the boundary.
+            if len(out) > start and not self._grouping.starts_new(out[start]):
+                out.insert(start, {"role": "assistant", "content": ""})
         else:
             self._input_message(i, m, out)
+        for k in range(start, len(out)):
+            self._grouping.feed(out[k])
         if m.usage is not None:
             self.drops.add("usage (only a Response object has it)", f"message {i}")
 
@@ -114,6 +121,7 @@ class ItemWriter:
 
     def _assistant(self, i: int, m: Message, out: list[dict[str, Any]]) -> None:
         content = m.content
+        start = len(out)
         if type(content) is str:
             if content:
                 item = {"role": "assistant", "content": content}
@@ -122,6 +130,8 @@ class ItemWriter:
                 out.append(item)
         else:
             self._assistant_blocks(i, m, content, out)
+        if len(out) == start and not (m.tool_calls or m.invalid_tool_calls):
+            out.append({"role": "assistant", "content": ""})  # keep the turn, empty as it was
         for c in m.tool_calls:
             out.append(self._call(c))
         for c in m.invalid_tool_calls:

@@ -82,12 +82,14 @@ def client_pairs(messages: Any, *, invalid: bool = False) -> list[tuple[str | No
     return out
 
 
-def assert_links_kept(source: Any, back: Any) -> None:
+def assert_links_kept(source: Any, back: Any, *, strict: bool = True) -> None:
     """Every answered call of ``source`` is answered the same way in ``back``, in order, and
-    ``back`` pairs nothing ``source`` did not (a call with unparsable arguments may be dropped
-    or kept, depending on the target)."""
+    (``strict``) ``back`` pairs nothing ``source`` did not (a call with unparsable arguments
+    may be dropped or kept, depending on the target)."""
     kept = client_pairs(back, invalid=True)
     everything = client_pairs(source, invalid=True)
     valid = client_pairs(source)
-    assert [p for p in kept if p in valid] == valid
-    assert all(p in everything for p in kept)
+    rest = iter(kept)
+    assert all(p in rest for p in valid), (valid, kept)  # valid is a subsequence of kept
+    if strict:
+        assert all(p in everything for p in kept)
