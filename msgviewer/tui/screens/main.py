@@ -206,10 +206,14 @@ class MainScreen(Screen[None]):
         if session is not self.session:
             return
         self.tree.data_changed()
-        count = self.query_one(ProblemsPanel).set_problems(session)
+        self.query_one(ProblemsPanel).set_problems(session)
         self.detail.refresh_content()
         self.update_status()
-        del count
+        from .usage import UsageScreen
+
+        for screen in self.app.screen_stack:
+            if isinstance(screen, UsageScreen):  # opened while the totals were being added up
+                self.app.call_later(screen.refresh_totals)
 
     # -- status -------------------------------------------------------------------------------
 

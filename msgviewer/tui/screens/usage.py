@@ -42,11 +42,12 @@ def _numbers(usage: Usage) -> list[str]:
 
 def totals_table(totals: Any, turns: int, approximate: int) -> Table:
     """The totals row, and by model, as one table."""
-    table = Table(box=None, padding=(0, 2), header_style="bold", expand=False)
+    table = Table(box=None, padding=(0, 1), header_style="bold", expand=False)
     table.add_column("", style="bold", no_wrap=True)
-    table.add_column("calls", justify="right")
+    table.add_column("calls", justify="right", no_wrap=True)
+    widest = len(_numbers(totals.total)[-1])  # no count is bigger than the grand total
     for name in _COLUMNS:
-        table.add_column(name, justify="right")
+        table.add_column(name, justify="right", no_wrap=True, min_width=max(len(name), widest))
     for model, usage in sorted(totals.by_model.items(), key=lambda kv: -kv[1].total_tokens):
         calls = sum(1 for t in totals.per_turn if (t.model or "unknown") == model)
         table.add_row(Text(printable(model or "unknown")), str(calls or ""), *_numbers(usage))
@@ -115,6 +116,14 @@ class UsageScreen(Screen[tuple[int, int] | None]):
 
     def on_mount(self) -> None:
         self.sub_title = "usage"
+        self._focus_chart()
+
+    async def refresh_totals(self) -> None:
+        """Build the view again: the totals arrived after it opened."""
+        await self.recompose()
+        self._focus_chart()
+
+    def _focus_chart(self) -> None:
         chart = self.query(TurnChart)
         if chart:
             chart.first().focus()
