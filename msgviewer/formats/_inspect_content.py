@@ -192,6 +192,8 @@ class Reader:
         if not isinstance(item, dict):
             raise ctx.error(f"a content item must be an object, not {_json_type(item)}", path)
         kind = item.get("type")
+        if not isinstance(kind, str):
+            raise ctx.error('a content item needs a string "type"', f"{path}.type")
         if kind == "text":
             text = self.resolve(self.string(item, "text", path))
             citations = item.get("citations")
@@ -222,8 +224,6 @@ class Reader:
         if kind == "data":
             # Provider data Inspect carries opaquely: kept as it is, nothing to warn about.
             return UnknownBlock(kind="data", data=item)
-        if not isinstance(kind, str):
-            raise ctx.error('a content item needs a string "type"', f"{path}.type")
         ctx.warn(f"unknown content type {kind!r} kept as it is", f"{path}.type")
         return UnknownBlock(kind=kind, data=item)
 
