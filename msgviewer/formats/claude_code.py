@@ -67,6 +67,9 @@ def _check(records: list[Any], ctx: Context) -> tuple[dict[str, int], list[int]]
             uid = rec.get("uuid")
             if not isinstance(uid, str):
                 raise ctx.error(f"a {kind} line needs a string uuid", "$.uuid", record=j)
+            for key in ("parentUuid", "logicalParentUuid"):
+                if not isinstance(rec.get(key), (str, type(None))):
+                    raise ctx.error(f"{key} must be a string or null", f"$.{key}", record=j)
             if kind != "system":
                 message = rec.get("message")
                 if not isinstance(message, dict):
