@@ -345,7 +345,8 @@ def m_empty(doc: Document, rng: random.Random) -> str:
     if not containers:
         return m_flip_type(doc, rng)
     slot = rng.choice(containers)
-    slot.set(type(slot.value)())
+    old = slot.value
+    slot.set({} if isinstance(old, dict) else [] if isinstance(old, list) else "")
     return f"empty {slot.path}"
 
 
