@@ -182,7 +182,8 @@ class TreeModel:
                 return key
         return None
 
-    def _message_visible(self, conv: int, msg: int) -> bool:
+    def message_visible(self, conv: int, msg: int) -> bool:
+        """True when the filter lets message ``msg`` of ``conv`` through."""
         f = self.filter
         if not f.active:
             return True
@@ -207,7 +208,7 @@ class TreeModel:
         expanded, collapsed = self._expanded, self._collapsed
         filtering = self.filter.active
         for m in msgs:
-            if filtering and not self._message_visible(conv, m):
+            if filtering and not self.message_visible(conv, m):
                 continue
             out.append((MSG, conv, m, 0, 0, depth))
             node = (MSG, conv, m, 0)
@@ -355,7 +356,7 @@ class TreeModel:
 
         None when the filter hides it.
         """
-        if self.filter.active and not self._message_visible(conv, msg):
+        if self.filter.active and not self.message_visible(conv, msg):
             return None
         if self.multi:
             crow = (CONV, conv, 0, 0, 0, 0)

@@ -314,7 +314,7 @@ class MainScreen(Screen[None]):
         if query != self.query_text:
             return
         if self.model is not None and self.model.filter.active:
-            hits = [h for h in hits if self.model._message_visible(*h)]
+            hits = [h for h in hits if self.model.message_visible(*h)]
         self.hits = hits
         self.hit = -1
         if jump:
