@@ -125,7 +125,6 @@ class ConversationTree(ScrollView, can_focus=True):
         self.cursor = 0
         self.query_text = ""
         """Search text highlighted in the rows."""
-        self.match_rows: set[Node] = set()
         self._pair: Node | None = None
         self._cache: LRUCache[tuple, Strip] = LRUCache(1024)
         self._styles: dict[str, Style] | None = None
@@ -202,7 +201,6 @@ class ConversationTree(ScrollView, can_focus=True):
         flags = (
             index == self.cursor,
             node == self._pair or (self._pair is not None and self._pair_message(node)),
-            node in self.match_rows,
         )
         expanded = self.model.is_expanded(row) if self.model else False
         key = (row, width, flags, expanded, self.has_focus, self.query_text)
@@ -216,7 +214,7 @@ class ConversationTree(ScrollView, can_focus=True):
         pair = self._pair
         return pair is not None and node[0] == MSG and pair[0] != MSG and node[1:3] == pair[1:3]
 
-    def _render_row(self, row: Row, width: int, cursor: bool, pair: bool, match: bool) -> Strip:
+    def _render_row(self, row: Row, width: int, cursor: bool, pair: bool) -> Strip:
         assert self.labels is not None
         left, right = self.labels.left_right(row)
         style = self._style
@@ -239,8 +237,6 @@ class ConversationTree(ScrollView, can_focus=True):
             strip = strip.apply_style(self.rich_style + style("cursor"))
         elif pair:
             strip = strip.apply_style(self.rich_style + style("pair"))
-        elif match:
-            strip = strip.apply_style(self.rich_style + style("match"))
         return strip.simplify()
 
     # -- cursor -------------------------------------------------------------------------------
