@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
 
+from ..core.document import Document
 from ..core.errors import FormatError
 from ..formats import Conversation, loads
 from ..formats.io import read_bytes
@@ -47,17 +48,31 @@ def load_session(
     say = progress or (lambda _: None)
     files = list(paths) or [sample_path()]
     conversations: list[Conversation] = []
+    documents: list[Document] = []
     for path in files:
         if cancel is not None and cancel.is_set():
             raise Cancelled
         name = os.path.basename(path) if path != "-" else "standard input"
         size = _size(path)
-        say(f"Reading {name}" + (f" ({fmt.size(size)})" if size else "") + "…")
-        data, shown = read_bytes(path)
-        say(f"Parsing {name} ({fmt.size(len(data))})…")
-        conversations.extend(_loads_named(data, format, shown))
+        sized = f" ({fmt.size(size)})" if size else ""
+        if paths and path != "-":
+            # A Document per conversation, sharing the file: what edits and saves go through.
+            say(f"Reading {name}{sized}…")
+            docs = Document.load(path, format=format)
+            convs = [doc.conversation for doc in docs]
+        else:
+            # Standard input and the bundled sample have no file of their own to save to.
+            say(f"Reading {name}{sized}…")
+            data, shown = read_bytes(path)
+            say(f"Parsing {name} ({fmt.size(len(data))})…")
+            convs = _loads_named(data, format, shown)
+            docs = [Document(conv, None, conv.format) for conv in convs]
+        conversations.extend(convs)
+        documents.extend(docs)
     say("Building the tree…")
-    session = Session.from_conversations(conversations, path=files[0] if paths else None)
+    session = Session.from_conversations(
+        conversations, path=files[0] if paths else None, documents=documents
+    )
     if format:
         session.format = format
     return session

@@ -83,6 +83,8 @@ class ConvData:
     """Indexes of the messages shown at the top level, in order (sub-agent runs are not)."""
     nested: dict[tuple[int, int], list[int]] = field(default_factory=dict)
     """(message, tool call index) -> the sub-agent messages that call started."""
+    document: Any = None
+    """The ``Document`` edits go through (None until one is made for it)."""
 
     @property
     def messages(self) -> tuple[Message, ...]:
@@ -103,17 +105,82 @@ class Session:
 
     @classmethod
     def from_conversations(
-        cls, conversations: Sequence[Conversation], path: str | None = None
+        cls,
+        conversations: Sequence[Conversation],
+        path: str | None = None,
+        documents: Sequence[Any] | None = None,
     ) -> Session:
-        """A session of ``conversations``, with sub-agent runs grouped under their calls."""
+        """A session of ``conversations``, with sub-agent runs grouped under their calls.
+
+        ``documents``, one per conversation, are what edits go through.
+        """
         from .sidechains import group_sidechains
 
         convs = []
-        for conv in conversations:
+        for i, conv in enumerate(conversations):
             top, nested = group_sidechains(conv.messages)
-            convs.append(ConvData(conv, top=top, nested=nested))
+            doc = documents[i] if documents is not None else None
+            convs.append(ConvData(conv, top=top, nested=nested, document=doc))
         fmt = conversations[0].format if conversations else None
         return cls(convs, path=path, format=fmt)
+
+    def replace_messages(
+        self, c: int, conversation: Conversation, start: int = 0, count: int | None = None
+    ) -> None:
+        """Conversation ``c`` changed (an edit): take it, regroup sub-agent runs, and drop the
+        analyses of it until ``analysis``/``store`` give new ones.
+
+        ``start``/``count``: the new messages (the rest were there before), so a history
+        without sub-agent runs is not scanned again for them.
+        """
+        from .sidechains import _is_sidechain, group_sidechains
+
+        conv = self.convs[c]
+        conv.conversation = conversation
+        messages = conversation.messages
+        span = messages[start:] if count is None else messages[start : start + count]
+        if conv.nested or not isinstance(conv.top, range) or any(map(_is_sidechain, span)):
+            conv.top, conv.nested = group_sidechains(messages)
+        else:
+            conv.top = range(len(messages))
+        conv.links = conv.problems = conv.totals = None
+        self.analysed = False
+
+    def analysis(self) -> list[tuple[int, Analysis]]:
+        """Analyses of the conversations that have none (run off the UI; stores nothing)."""
+        from ..core.links import link_tools
+
+        lint = _optional("msgviewer.core.lint", "lint")
+        usage_totals = _optional("msgviewer.core.totals", "usage_totals")
+        out = []
+        for c, conv in enumerate(list(self.convs)):
+            msgs = conv.messages
+            if conv.links is not None:
+                continue
+            out.append(
+                (
+                    c,
+                    Analysis(
+                        msgs,
+                        link_tools(msgs),
+                        list(lint(msgs)) if lint else [],
+                        usage_totals(msgs) if usage_totals else None,
+                    ),
+                )
+            )
+        return out
+
+    def store(self, results: Sequence[tuple[int, Analysis]]) -> None:
+        """Keep the analyses that are still of the current messages (on the UI thread)."""
+        for c, result in results:
+            if c < len(self.convs) and self.convs[c].messages is result.messages:
+                conv = self.convs[c]
+                conv.links, conv.problems, conv.totals = (
+                    result.links,
+                    result.problems,
+                    result.totals,
+                )
+        self.analysed = all(conv.links is not None for conv in self.convs)
 
     def __repr__(self) -> str:
         return f"Session({self.path!r}, {len(self.convs)} conversations)"
@@ -134,6 +201,16 @@ class Session:
             conv.problems = list(lint(msgs)) if lint else []
             conv.totals = usage_totals(msgs) if usage_totals else None
         self.analysed = True
+
+
+@dataclass(repr=False)
+class Analysis:
+    """What ``Session.analysis`` worked out about one version of a conversation's messages."""
+
+    messages: tuple[Message, ...]
+    links: Any
+    problems: list[Any]
+    totals: Any
 
 
 def _optional(module: str, name: str) -> Any:

@@ -9,6 +9,8 @@ key press is the size of one message, never the size of the file.
 
 from __future__ import annotations
 
+import bisect
+import gc
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -404,3 +406,68 @@ class TreeModel:
         """Messages were replaced or appended (following a file): rebuild, keeping state."""
         self._masks = None
         self.rebuild()
+
+    # -- edits --------------------------------------------------------------------------------
+
+    def splice(self, conv: int, start: int, old_count: int, new_count: int) -> None:
+        """Messages ``start:start+old_count`` of ``conv`` became ``new_count`` new ones (the
+        session already holds them): replace their rows and renumber the rows after them.
+
+        Costs the rows of the change plus one pass over the conversation's later rows, not a
+        rebuild. Expansion state moves with the messages it belongs to; a replaced message
+        keeps it when the count is unchanged (an edit in place).
+        """
+        end = start + old_count
+        delta = new_count - old_count
+        messages = self.session.convs[conv].messages
+        if self._masks is not None and conv < len(self._masks):
+            masks = self._masks[conv]
+            if len(masks) >= end:
+                masks[start:end] = [
+                    message_categories(m) for m in messages[start : start + new_count]
+                ]
+            else:
+                del masks[start:]
+        keep = old_count == new_count
+
+        def moved(nodes: set[Node]) -> set[Node]:
+            out = set()
+            for node in nodes:
+                kind, c, m, i = node
+                if kind == CONV or c != conv or m < start:
+                    out.add(node)
+                elif m >= end:
+                    out.add((kind, c, m + delta, i))
+                elif keep:
+                    out.add(node)
+            return out
+
+        self._expanded = moved(self._expanded)
+        self._collapsed = moved(self._collapsed)
+        data = self.session.convs[conv]
+        if data.nested or not isinstance(data.top, range):
+            self.rebuild()  # sub-agent runs sit under their calls: rows are not in order
+            return
+        rows = self.rows
+
+        def key(row: Row) -> tuple[int, int]:
+            return (row[1], -1 if row[0] == CONV else row[2])
+
+        lo = bisect.bisect_left(rows, (conv, start), key=key)
+        hi = bisect.bisect_left(rows, (conv, end), key=key)
+        stop = bisect.bisect_left(rows, (conv + 1, -1), lo=hi, key=key)
+        shown = not self.multi or self.is_expanded((CONV, conv, 0, 0))
+        depth = 1 if self.multi else 0
+        new_rows = self._message_rows(conv, range(start, start + new_count), depth) if shown else []
+        later = rows[hi:stop]
+        if delta:
+            # Nothing here forms cycles: without the pause, making the renumbered rows sets
+            # off collections that walk every message of the file.
+            was_enabled = gc.isenabled()
+            gc.disable()
+            try:
+                later = [(r[0], r[1], r[2] + delta, r[3], r[4], r[5]) for r in later]
+            finally:
+                if was_enabled:
+                    gc.enable()
+        self.rows = rows[:lo] + new_rows + later + rows[stop:]

@@ -1,0 +1,377 @@
+"""The edits the app makes, as pure functions ``(list[Message]) -> list[Message]`` (headless).
+
+Each builder returns a function for ``Document.edit``: the screen decides *what* to change
+from the cursor, these say *how*, on the messages they are given. Message, block and call
+positions are the ones of the history the edit is applied to (the app applies an edit right
+after computing it, on the UI thread).
+
+Tool-call linkage: ``partners`` says which results answer a message's (or block's) calls and
+which calls its results answer, so a delete can take them along; ``unit`` is the run of
+messages a call message forms with the results that follow it, so a move can keep them together;
+``rename_call`` changes a call's id and the result that answers it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..core.blocks import ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock
+from ..core.links import CallRef, ResultRef, ToolLinks
+from ..core.message import Message, ToolCall
+
+EditFn = Callable[[list[Message]], list[Message]]
+
+TEXT_BLOCKS = ("text", "reasoning", "tool_result", "error")
+"""Blocks whose text the text editor edits (a tool result only when its content is text)."""
+
+
+class EditRefused(Exception):
+    """An edit that cannot apply here (the text of a message of several blocks...)."""
+
+
+# -- one message ------------------------------------------------------------------------
+
+
+def editable_text(message: Message, block: int | None) -> str:
+    """The text the text editor shows for a message (``block`` None) or one of its blocks."""
+    if block is None:
+        content = message.content
+        if type(content) is str:
+            return content
+        texts = [b for b in content if b.type == "text"]
+        if len(content) == 1 and texts:
+            return texts[0].text  # type: ignore[attr-defined]
+        raise EditRefused("this message has several blocks: choose one (or edit it as JSON)")
+    b = message.blocks[block]
+    if b.type in ("text", "reasoning"):
+        return b.text  # type: ignore[attr-defined]
+    if b.type == "error":
+        return b.message  # type: ignore[attr-defined]
+    if b.type == "tool_result" and isinstance(b.content, str):  # type: ignore[attr-defined]
+        return b.content  # type: ignore[attr-defined]
+    raise EditRefused(f"a {b.type} block has no text to edit: edit it as JSON")
+
+
+def with_text(message: Message, block: int | None, text: str) -> Message:
+    """``message`` with the text of itself (``block`` None) or of one block replaced."""
+    content = message.content
+    if block is None or type(content) is str:
+        if type(content) is str:
+            return replace(message, content=text)
+        block = next(i for i, b in enumerate(content) if b.type == "text")
+    old = message.blocks[block]
+    if old.type in ("text", "reasoning"):
+        new: Any = replace(old, text=text)  # type: ignore[type-var]
+    elif old.type == "error":
+        new = replace(old, message=text)  # type: ignore[type-var]
+    elif old.type == "tool_result":
+        new = replace(old, content=text)  # type: ignore[type-var]
+    else:
+        raise EditRefused(f"a {old.type} block has no text to edit")
+    return with_block(message, block, new)
+
+
+def with_block(message: Message, index: int, block: Any) -> Message:
+    """``message`` with content block ``index`` replaced by ``block``."""
+    blocks = list(message.blocks)
+    plain = type(block) is TextBlock and not block.extra and not block.citations
+    if type(message.content) is str and plain:
+        return replace(message, content=block.text)
+    blocks[index] = block
+    return replace(message, content=tuple(blocks))
+
+
+def without_blocks(message: Message, indexes: Collection[int]) -> Message:
+    """``message`` without the content blocks at ``indexes``."""
+    if type(message.content) is str:
+        return replace(message, content="") if 0 in indexes else message
+    kept = tuple(b for i, b in enumerate(message.content) if i not in indexes)
+    return replace(message, content=kept)
+
+
+def with_call(message: Message, index: int, call: ToolCall) -> Message:
+    """``message`` with ``tool_calls[index]`` replaced by ``call``."""
+    calls = list(message.tool_calls)
+    calls[index] = call
+    return replace(message, tool_calls=tuple(calls))
+
+
+def with_role(message: Message, role: str) -> Message:
+    """``message`` with another role (a tool message keeps its call id; others drop it)."""
+    if role == message.role:
+        return message
+    changes: dict[str, Any] = {"role": role}
+    if role != "tool":
+        changes["tool_call_id"] = None
+        changes["is_error"] = False
+    return replace(message, **changes)
+
+
+def is_empty(message: Message) -> bool:
+    """Nothing left: no content, no calls (what a delete of its last part leaves)."""
+    if message.tool_calls or message.invalid_tool_calls:
+        return False
+    content = message.content
+    return not content if type(content) is str else len(content) == 0
+
+
+# -- the history ----------------------------------------------------------------------
+
+
+def replace_message(index: int, message: Message) -> EditFn:
+    """Put ``message`` at ``index``."""
+
+    def edit(messages: list[Message]) -> list[Message]:
+        messages[index] = message
+        return messages
+
+    return edit
+
+
+def update_message(index: int, change: Callable[[Message], Message]) -> EditFn:
+    """Replace message ``index`` by ``change(message)``."""
+
+    def edit(messages: list[Message]) -> list[Message]:
+        messages[index] = change(messages[index])
+        return messages
+
+    return edit
+
+
+def insert_message(index: int, message: Message) -> EditFn:
+    """Insert ``message`` so that it becomes message ``index``."""
+
+    def edit(messages: list[Message]) -> list[Message]:
+        messages.insert(index, message)
+        return messages
+
+    return edit
+
+
+def duplicate_message(index: int) -> EditFn:
+    """A copy of message ``index`` right after it."""
+
+    def edit(messages: list[Message]) -> list[Message]:
+        messages.insert(index + 1, replace(messages[index]))
+        return messages
+
+    return edit
+
+
+def move_span(start: int, end: int, to: int) -> EditFn:
+    """Move messages ``start:end`` so that they begin at ``to`` (an index of the result)."""
+
+    def edit(messages: list[Message]) -> list[Message]:
+        span = messages[start:end]
+        rest = messages[:start] + messages[end:]
+        return rest[:to] + span + rest[to:]
+
+    return edit
+
+
+# -- parts of messages, and what they are linked to ------------------------------------
+
+
+@dataclass(frozen=True)
+class Part:
+    """A removable piece of a history: a whole message, one content block, or one call.
+
+    ``kind`` is ``"message"``, ``"block"``, ``"call"`` (``tool_calls``) or ``"invalid"``
+    (``invalid_tool_calls``); ``index`` is the block or call index (0 for a message).
+    """
+
+    kind: str
+    message: int
+    index: int = 0
+
+
+def part_of_call(ref: CallRef) -> Part:
+    if ref.block_index is not None:
+        return Part("block", ref.message_index, ref.block_index)
+    return Part("invalid" if ref.invalid else "call", ref.message_index, ref.call_index or 0)
+
+
+def part_of_result(ref: ResultRef) -> Part:
+    if ref.block_index is None:
+        return Part("message", ref.message_index)
+    return Part("block", ref.message_index, ref.block_index)
+
+
+def _covers(part: Part, other: Part) -> bool:
+    return part.message == other.message and (part.kind == "message" or part == other)
+
+
+def partners(links: ToolLinks, part: Part) -> list[Part]:
+    """The results answering the calls in ``part`` and the calls its results answer,
+    outside ``part`` itself, in history order."""
+    m = part.message
+    out: list[Part] = []
+    for call in links.calls_in(m):
+        if call.server or not _covers(part, part_of_call(call)):
+            continue
+        result = links.result_of(call)
+        if result is not None and not _covers(part, part_of_result(result)):
+            out.append(part_of_result(result))
+    for result in links.results_in(m):
+        if result.server or not _covers(part, part_of_result(result)):
+            continue
+        call = links.call_of(result)
+        if call is not None and not _covers(part, part_of_call(call)):
+            out.append(part_of_call(call))
+    out = list(dict.fromkeys(out))
+    out.sort(key=lambda p: (p.message, p.kind != "message", p.index))
+    return out
+
+
+def delete_parts(parts: Iterable[Part]) -> EditFn:
+    """Remove every part; a message left with nothing in it (no content, no calls) goes too,
+    unless it was emptied by removing only its text."""
+    whole: set[int] = set()
+    blocks: dict[int, set[int]] = {}
+    calls: dict[int, set[int]] = {}
+    invalid: dict[int, set[int]] = {}
+    for p in parts:
+        if p.kind == "message":
+            whole.add(p.message)
+        else:
+            table = {"block": blocks, "call": calls, "invalid": invalid}[p.kind]
+            table.setdefault(p.message, set()).add(p.index)
+    touched = (set(blocks) | set(calls) | set(invalid)) - whole
+
+    def edit(messages: list[Message]) -> list[Message]:
+        # Only the touched messages are visited: a delete costs the same at any length.
+        gone = set(whole)
+        for i in sorted(touched):
+            message = messages[i]
+            had_calls = bool(message.tool_calls or message.invalid_tool_calls)
+            if i in blocks:
+                message = without_blocks(message, blocks[i])
+            if i in calls or i in invalid:
+                drop, bad = calls.get(i, set()), invalid.get(i, set())
+                message = replace(
+                    message,
+                    tool_calls=tuple(c for k, c in enumerate(message.tool_calls) if k not in drop),
+                    invalid_tool_calls=tuple(
+                        c for k, c in enumerate(message.invalid_tool_calls) if k not in bad
+                    ),
+                )
+            if is_empty(message) and (had_calls or _only_links(messages[i], blocks.get(i))):
+                gone.add(i)
+            messages[i] = message
+        for i in sorted(gone, reverse=True):
+            del messages[i]
+        return messages
+
+    return edit
+
+
+def _only_links(message: Message, removed: set[int] | None) -> bool:
+    """Whether the removed blocks were all the message had and were tool calls or results."""
+    if not removed or type(message.content) is str:
+        return False
+    return all(type(message.content[i]) in (ToolCallBlock, ToolResultBlock) for i in removed)
+
+
+# -- moving with partners -------------------------------------------------------------
+
+
+def unit(links: ToolLinks, n: int, index: int) -> tuple[int, int]:
+    """``(start, end)`` of the run of messages that moves as one with message ``index``:
+    a message with calls and the messages right after it that only hold their results.
+    A message outside such a run is a run of one."""
+    start = index
+    for result in links.results_in(index):
+        call = links.call_of(result)
+        if call is not None and call.message_index < index:
+            start = min(start, call.message_index)
+    end = start + 1
+    answered = {p.message for p in partners(links, Part("message", start))}
+    while end < n and end in answered and _only_answers(links, end, start):
+        end += 1
+    if end <= index:  # the results are not right after their call: move the message alone
+        return index, index + 1
+    return start, end
+
+
+def _only_answers(links: ToolLinks, m: int, caller: int) -> bool:
+    results = links.results_in(m)
+    if not results or links.calls_in(m):
+        return False
+    for r in results:
+        call = links.call_of(r)
+        if call is None or call.message_index != caller:
+            return False
+    return True
+
+
+def move_unit(links: ToolLinks, n: int, span: tuple[int, int], step: int) -> EditFn | None:
+    """Move ``span`` past the whole unit before it (``step`` -1) or after it (+1); None at
+    the edge."""
+    start, end = span
+    if step < 0:
+        if start == 0:
+            return None
+        before = unit(links, n, start - 1)
+        return move_span(start, end, before[0])
+    if end >= n:
+        return None
+    after = unit(links, n, end)
+    return move_span(start, end, start + (after[1] - after[0]))
+
+
+# -- call ids ----------------------------------------------------------------------------
+
+
+def rename_call(call: CallRef, result: ResultRef | None, new_id: str) -> EditFn:
+    """Give a call the id ``new_id``, and the result that answers it too."""
+
+    def edit(messages: list[Message]) -> list[Message]:
+        m = messages[call.message_index]
+        if call.block_index is not None:
+            block = m.blocks[call.block_index]
+            m = with_block(m, call.block_index, replace(block, id=new_id))  # type: ignore[type-var]
+        elif call.invalid:
+            bad = list(m.invalid_tool_calls)
+            bad[call.call_index or 0] = replace(bad[call.call_index or 0], id=new_id)
+            m = replace(m, invalid_tool_calls=tuple(bad))
+        else:
+            k = call.call_index or 0
+            m = with_call(m, k, replace(m.tool_calls[k], id=new_id))
+        messages[call.message_index] = m
+        if result is not None:
+            r = messages[result.message_index]
+            if result.block_index is None:
+                r = replace(r, tool_call_id=new_id)
+            else:
+                block = r.blocks[result.block_index]
+                r = with_block(r, result.block_index, replace(block, tool_call_id=new_id))  # type: ignore[type-var]
+            messages[result.message_index] = r
+        return messages
+
+    return edit
+
+
+def call_ref(links: ToolLinks, message: int, block: int | None, call: int | None) -> CallRef | None:
+    """The call at a block (or ``tool_calls`` index) of a message."""
+    for ref in links.calls_in(message):
+        if ref.invalid:
+            continue
+        if block is not None and ref.block_index == block:
+            return ref
+        if call is not None and ref.block_index is None and ref.call_index == call:
+            return ref
+    return None
+
+
+def new_message(role: str, text: str) -> Message:
+    """A message of ``role`` holding ``text`` (a tool message answers no call yet)."""
+    return Message(role, text)  # type: ignore[arg-type]
+
+
+def block_is_text(block: Any) -> bool:
+    """Whether the text editor can edit this block."""
+    if type(block) in (TextBlock, ReasoningBlock) or block.type == "error":
+        return True
+    return type(block) is ToolResultBlock and isinstance(block.content, str)
