@@ -163,7 +163,10 @@ def print_transcript(conversations: Sequence[Conversation], *, colour: bool) -> 
     from rich.console import Console
     from rich.text import Text
 
-    console = Console(highlight=False, markup=False, emoji=False, soft_wrap=True)
+    # force_terminal: colour was asked for (``--color always``), even into a pipe or a pager.
+    console = Console(
+        highlight=False, markup=False, emoji=False, soft_wrap=True, force_terminal=True
+    )
     text = Text()
     for style, chunk in segments(conversations):
         text.append(chunk, style=style or None)

@@ -11,8 +11,10 @@ from functools import partial
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
+from ..core.safetext import visible
 from ..formats import Conversation
 from .session import Session
 
@@ -58,6 +60,24 @@ class MsgViewerApp(App[int]):
         from .screens.main import MainScreen
 
         return next(s for s in self.screen_stack if isinstance(s, MainScreen))
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Show a notification as plain text, whatever ``markup`` says.
+
+        Notifications quote file content and typed text (a search, a file name, a url): read
+        as markup, ``[@click=app.quit]`` in them would become an action.
+        """
+        super().notify(
+            visible(message), title=visible(title), severity=severity, timeout=timeout, markup=False
+        )
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen

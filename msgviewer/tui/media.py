@@ -149,7 +149,9 @@ def suggested_filename(block: object, stem: str) -> str:
     name = getattr(block, "filename", None)
     if name:
         # Only the last path component: a name from a file must not choose the directory.
-        return name.replace("\\", "/").rsplit("/", 1)[-1] or stem
+        # Controls and bidi marks become "_": the name is shown in a prompt and written to disk.
+        base = name[-1000:].replace("\\", "/").rsplit("/", 1)[-1][:255]
+        return "".join(ch if ch.isprintable() else "_" for ch in base) or stem
     mime = getattr(block, "mime_type", None) or ""
     ext = _EXTENSIONS.get(mime.lower(), "")
     if not ext and "/" in mime:

@@ -7,6 +7,8 @@ Everything the app draws from a file goes through these before it becomes a Rich
 
 from __future__ import annotations
 
+from markdown_it import MarkdownIt
+
 from ..core.safetext import visible
 
 printable = visible
@@ -31,3 +33,16 @@ def one_line(text: str, limit: int = 200) -> str:
 def line_text(line: str, limit: int = 400) -> str:
     """One line of a text shown as is (indentation kept), visible, at most ``limit`` chars."""
     return visible(line[:limit].replace("\t", "    "))
+
+
+def markdown_parser() -> MarkdownIt:
+    """A Markdown parser for text from files that hides nothing and links nowhere.
+
+    Raw HTML is shown as text (Textual draws no HTML, so ``<!-- an instruction -->`` would
+    vanish); links, images, autolinks and bare URLs stay as written instead of becoming
+    clickable text whose target is out of sight; character references (``&#x1b;``) stay
+    as written, since decoding them would bring back the controls ``visible`` took out.
+    """
+    parser = MarkdownIt("gfm-like", {"html": False, "linkify": False})
+    parser.disable(["link", "image", "autolink", "linkify", "entity"], ignoreInvalid=True)
+    return parser

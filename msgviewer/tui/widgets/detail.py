@@ -25,7 +25,7 @@ from ..render import (
     plain_text,
     source_text,
 )
-from ..safe import printable
+from ..safe import markdown_parser, printable
 from ..session import Session
 from ..tree_model import ARTIFACT, BLOCK, CALL, CONV, INVALID, LINE, MORE, MSG, Row
 
@@ -164,7 +164,8 @@ class DetailPane(VerticalScroll, can_focus=True):
                     return Text("  answers no call", style="bold yellow")
                 style = "bold red" if ref.is_error else "green"
                 return Text(
-                    f"  answers {call.name or 'a call'} in message {call.message_index} (t jumps)",
+                    f"  answers {printable(call.name or 'a call')} in message {call.message_index}"
+                    " (t jumps)",
                     style=style,
                 )
         return Text("")
@@ -238,7 +239,7 @@ class DetailPane(VerticalScroll, can_focus=True):
     def _prose(self, text: str) -> Widget:
         if self.raw or len(text) > MARKDOWN_LIMIT:
             return Static(plain_text(text), classes="raw")
-        return Markdown(printable(text), open_links=False)
+        return Markdown(printable(text), open_links=False, parser_factory=markdown_parser)
 
     def _call(self, message: Message, k: int, c: int, m: int) -> list[Widget]:
         call = message.tool_calls[k]
