@@ -22,6 +22,7 @@ from ._openai_common import (
     canonical,
     chat_usage_out,
     dump_args,
+    fill,
     portable_request,
 )
 from .base import Context, Conversation, message_where
@@ -32,6 +33,8 @@ REASONING_FIELDS = ("reasoning_content", "thinking", "reasoning")
 """Assistant message fields some servers and chat templates put reasoning text in."""
 # Message metadata keys the reader sets or interprets (never written back as fields).
 _MARKERS = frozenset({"role", "synthetic_tool_call_id"})
+# Message fields the writer sets from the model: kept metadata never stands in for them.
+_WIRE_KEYS = frozenset({"content", "tool_calls", "tool_call_id", "function_call"})
 
 
 def write(conversations: Sequence[Conversation], ctx: Context) -> bytes:
@@ -71,7 +74,7 @@ def _completion(conv: Conversation, drops: Drops) -> dict[str, Any]:
         rm = m.response_metadata
         choice: dict[str, Any] = {"index": rm.get("index", i)}
         choice["message"] = _message_out(i, m, True, drops)
-        choice.update((k, v) for k, v in rm.items() if k not in meta and k != "index")
+        fill(choice, {k: v for k, v in rm.items() if k not in meta}, ("index", "message"))
         choices.append(choice)
         if m.usage is not None:
             if usage is None:
@@ -107,7 +110,9 @@ def _message_out(i: int, m: Message, same: bool, drops: Drops) -> dict[str, Any]
     if m.id is not None:
         drops.add("message ids", f"message {i}")
     if same:
-        out.update((k, v) for k, v in meta.items() if k not in _MARKERS and k not in out)
+        fill(out, meta, _MARKERS | _WIRE_KEYS)
+        if not isinstance(out.get("refusal", ""), str) and out["refusal"] is not None:
+            del out["refusal"]  # not a refusal the reader would take back
     elif any(k != "role" for k in meta):
         drops.add("message metadata", f"message {i}")
     return out
@@ -158,22 +163,28 @@ def _assistant_out(i: int, m: Message, same: bool, drops: Drops, out: dict[str, 
         call["type"] = c.extra.get("type", "function") if same else "function"
         call["function"] = {"name": c.name, "arguments": dump_args(c)}
         if same:
-            call.update((k, v) for k, v in c.extra.items() if k not in _CALL_SKIP)
+            _call_extra(call, c.extra)
         calls.append(call)
     for c in m.invalid_tool_calls:
         call = {}
         if c.id is not None and not (same and c.extra.get("synthetic_id")):
             call["id"] = c.id
-        call["type"] = "function"
+        call["type"] = c.extra.get("type", "function") if same else "function"
         call["function"] = {"name": c.name or "", "arguments": c.args or ""}
         if same:
-            call.update((k, v) for k, v in c.extra.items() if k not in _CALL_SKIP)
+            _call_extra(call, c.extra)
         calls.append(call)
     if calls:
         out["tool_calls"] = calls
 
 
-_CALL_SKIP = CALL_EXTRA_SKIP | {"type", "legacy"}
+_CALL_SKIP = CALL_EXTRA_SKIP | {"type", "legacy", "function_fields"}
+
+
+def _call_extra(call: dict[str, Any], extra: dict[str, Any]) -> None:
+    """A call's unknown fields back in place (never over the fields written from the model)."""
+    fill(call, extra, _CALL_SKIP | {"id", "function"})
+    fill(call["function"], extra.get("function_fields"))
 
 
 def _text_out(j: int, b: TextBlock, drops: Drops, i: int) -> str:
@@ -204,8 +215,8 @@ def _part_out(
             drops.add("citations", message_where(i, j))
         extra = {k: v for k, v in b.extra.items() if k != "type"} if same else {}
         if b.extra.get("type") == "refusal":
-            return {"type": "refusal", "refusal": b.text, **extra}
-        return {"type": "text", "text": b.text, **extra}
+            return fill({"type": "refusal", "refusal": b.text}, extra)
+        return fill({"type": "text", "text": b.text}, extra)
     if t is UnknownBlock and b.extra.get("format") == NAME:
         return b.data
     if t in (ImageBlock, AudioBlock, FileBlock) and not text_only:
@@ -224,13 +235,13 @@ def _media_out(b: ImageBlock | AudioBlock | FileBlock, same: bool) -> dict[str, 
         url = b.url or b.data_uri
         if url is None:
             return None
-        inner = {"url": url, **{k: v for k, v in extra.items() if k != "format"}}
-        return {"type": "image_url", "image_url": inner, **part_fields}
+        inner = fill({"url": url}, extra, ("format",))
+        return fill({"type": "image_url", "image_url": inner}, part_fields)
     if type(b) is AudioBlock:
         fmt = extra.pop("format", None) or audio_format(b.mime_type)
         if b.data is None or fmt is None:
             return None
-        return {"type": "input_audio", "input_audio": {"data": b.data, "format": fmt, **extra}}
+        return {"type": "input_audio", "input_audio": fill({"data": b.data, "format": fmt}, extra)}
     raw = extra.pop("raw_file_data", False)
     inner = {}
     if b.filename is not None:
@@ -241,7 +252,7 @@ def _media_out(b: ImageBlock | AudioBlock | FileBlock, same: bool) -> dict[str, 
         inner["file_id"] = b.file_id
     if not inner.keys() & {"file_data", "file_id"}:
         return None
-    return {"type": "file", "file": {**inner, **extra}, **part_fields}
+    return fill({"type": "file", "file": fill(inner, extra)}, part_fields)
 
 
 def _portable_detail(b: Block) -> dict[str, Any]:

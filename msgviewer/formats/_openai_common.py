@@ -347,3 +347,19 @@ class Drops:
             more = f" (and {count - 1} more)" if count > 1 else ""
             self.ctx.lossy(what, f"{where}{more}")
         self._seen.clear()
+
+
+# Wire fields that are always strings: a kept field of another type is never written back.
+_STR_FIELDS = frozenset({"id", "type", "role", "call_id", "status", "name"})
+
+
+def fill(target: dict[str, Any], extra: Any, owned: Any = ()) -> dict[str, Any]:
+    """``target`` with the kept provider fields of ``extra`` added: never over a field the
+    writer set, never an ``owned`` one, never a string field (id, type...) of another type."""
+    if not isinstance(extra, dict):
+        return target
+    for key, v in extra.items():
+        if key in target or key in owned or (key in _STR_FIELDS and not isinstance(v, str)):
+            continue
+        target[key] = v
+    return target

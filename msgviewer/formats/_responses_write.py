@@ -23,9 +23,12 @@ from ..core.blocks import (
     UnknownBlock,
 )
 from ..core.message import Message, ToolCall
-from ._openai_common import CALL_EXTRA_SKIP, Drops, audio_format, canonical, dump_args
-from ._responses_read import CLIENT_CALLS, SERVER_CALLS, SOURCE, Grouping
+from ._openai_common import CALL_EXTRA_SKIP, Drops, audio_format, canonical, dump_args, fill
+from ._responses_read import CLIENT_CALLS, CLIENT_OUTPUTS, SERVER_CALLS, SOURCE, Grouping
 from .base import message_where
+
+STAMP_KEYS = frozenset({"timestamp", "envelope"})
+"""What Codex keeps of an item's line (its timestamp, other line fields) with the item."""
 
 
 class ItemWriter:
@@ -40,7 +43,7 @@ class ItemWriter:
         self.stamps = stamps
         """Keep Codex line timestamps in the items (under "timestamp") for the caller."""
         self._grouping = Grouping()
-        drop = frozenset() if stamps else frozenset({"timestamp"})
+        drop = frozenset() if stamps else STAMP_KEYS
         self._markers = _MARKERS | drop
         self._call_skip = CALL_EXTRA_SKIP | {"type", "id"} | drop
 
@@ -96,12 +99,14 @@ class ItemWriter:
         else:
             parts = [self._part(i, j, b, "input_text") for j, b in enumerate(m.content)]
             item.update(type="message", role=role, content=[p for p in parts if p])
-        item.update(self._meta(m))
+        fill(item, self._meta(m))
         out.append(item)
 
     def _output(self, i: int, m: Message) -> dict[str, Any]:
         meta = self._meta(m)
-        kind = meta.pop("type", "function_call_output")
+        kind = meta.pop("type", None)
+        if not isinstance(kind, str) or kind not in CLIENT_OUTPUTS:
+            kind = "function_call_output"
         item: dict[str, Any] = {"type": kind, "call_id": m.tool_call_id or ""}
         if meta.pop("no_output", False) and not m.content:
             pass
@@ -116,7 +121,7 @@ class ItemWriter:
             self.drops.add("a tool result's error flag", f"message {i}")
         if m.tool_call_id is None:
             self.drops.add("a tool result without a call id", f"message {i}")
-        item.update(meta)
+        fill(item, meta)
         return item
 
     def _assistant(self, i: int, m: Message, out: list[dict[str, Any]]) -> None:
@@ -126,7 +131,7 @@ class ItemWriter:
             if content:
                 item = {"role": "assistant", "content": content}
                 if self.same:
-                    item.update(self._meta(m))
+                    fill(item, self._meta(m))
                 out.append(item)
         else:
             self._assistant_blocks(i, m, content, out)
@@ -140,7 +145,7 @@ class ItemWriter:
             if self.same:
                 if isinstance(c.extra.get("id"), str):
                     item["id"] = c.extra["id"]
-                item.update((k, v) for k, v in c.extra.items() if k not in self._call_skip)
+                fill(item, c.extra, self._call_skip)
             out.append(item)
 
     def _assistant_blocks(
@@ -160,8 +165,10 @@ class ItemWriter:
         while j < len(content):
             b = content[j]
             t = type(b)
-            if t is TextBlock:
-                text.append((j, b))  # type: ignore[arg-type]
+            if t is TextBlock or (
+                t is UnknownBlock and b.extra.get("format") == SOURCE and not b.extra.get("item")
+            ):
+                text.append((j, b))  # type: ignore[arg-type]  # an unknown part stays in its message
                 j += 1
                 continue
             flush()
@@ -174,7 +181,7 @@ class ItemWriter:
                 nxt = content[j + 1] if j + 1 < len(content) else None
                 if type(nxt) is ServerToolResultBlock and nxt.tool_call_id == b.id:
                     if isinstance(nxt.content, dict) and nxt.extra.get("format") == SOURCE:
-                        item.update(nxt.content)
+                        fill(item, nxt.content)
                     else:
                         self.drops.add("a server tool result", message_where(i, j + 1))
                     j += 1
@@ -193,18 +200,22 @@ class ItemWriter:
         full = self.same and (not self.ids or (m.id is not None and first))
         if not full:
             for j, b in text:
-                if b.citations:
+                if type(b) is not TextBlock:
+                    self.drops.add(f"{b.kind} parts", message_where(i, j))  # type: ignore[union-attr]
+                elif b.citations:
                     self.drops.add("citations", message_where(i, j))
-            return {"role": "assistant", "content": "".join(b.text for _, b in text)}
+            joined = "".join(b.text for _, b in text if type(b) is TextBlock)
+            return {"role": "assistant", "content": joined}
         item: dict[str, Any] = {"type": "message"}
         if m.id is not None and first:
             item["id"] = m.id
         item["role"] = "assistant"
-        item["content"] = [self._part(i, j, b, "output_text") for j, b in text]
+        parts = [self._part(i, j, b, "output_text") for j, b in text]
+        item["content"] = [p for p in parts if p is not None]
         meta = self._meta(m) if first else {}
-        if self.ids:
-            meta.setdefault("status", "completed")
-        item.update(meta)
+        if self.ids and not isinstance(meta.get("status"), str):
+            meta["status"] = "completed"
+        fill(item, meta)
         return item
 
     def _reasoning(self, i: int, j: int, b: ReasoningBlock) -> dict[str, Any] | None:
@@ -214,13 +225,11 @@ class ItemWriter:
             self.drops.add(what, message_where(i, j))
             return None
         item: dict[str, Any] = {"type": "reasoning"}
-        item.update(
-            (k, v) for k, v in extra.items() if k not in ("summary", "field") and k in self._keep(k)
-        )
+        fill(item, {k: v for k, v in extra.items() if k in self._keep(k)}, ("summary", "field"))
         parts = extra.get("summary", ...)
         if parts is None:  # the item had no summary at all
             pass
-        elif parts is not ... and "\n\n".join(p.get("text", "") for p in parts) == b.text:
+        elif _summary_text(parts) == b.text:
             item["summary"] = parts
         else:
             item["summary"] = [{"type": "summary_text", "text": b.text}] if b.text else []
@@ -233,17 +242,17 @@ class ItemWriter:
         item: dict[str, Any] = {"type": extra["type"]}
         if b.id is not None:
             item["id"] = b.id
-        item.update((k, v) for k, v in extra.items() if k != "type" and k in self._keep(k))
-        item.update(b.args)
+        fill(item, {k: v for k, v in extra.items() if k in self._keep(k)})
+        fill(item, b.args)
         return item
 
     def _stamp(self, where: dict[str, Any]) -> dict[str, Any]:
-        if self.stamps and "timestamp" in where:
-            return {"timestamp": where["timestamp"]}
-        return {}
+        if not self.stamps:
+            return {}
+        return {k: where[k] for k in STAMP_KEYS if k in where}
 
     def _keep(self, key: str) -> tuple[str, ...]:
-        return () if key == "timestamp" and not self.stamps else (key,)
+        return () if key in STAMP_KEYS and not self.stamps else (key,)
 
     def _call(self, c: ToolCall) -> dict[str, Any]:
         extra = c.extra if self.same else {}
@@ -259,8 +268,8 @@ class ItemWriter:
         elif kind == "custom_tool_call":
             item.update(name=c.name, input=c.args.get("input", ""))
         else:
-            item.update(c.args)
-        item.update((k, v) for k, v in extra.items() if k not in self._call_skip and k not in item)
+            fill(item, c.args)
+        fill(item, extra, self._call_skip)
         return item
 
     def _part(self, i: int, j: int, b: Block, default: str) -> dict[str, Any] | None:
@@ -280,7 +289,7 @@ class ItemWriter:
                 part["file_id"] = b.file_id  # type: ignore[union-attr]
             extra.setdefault("detail", "auto")
             if len(part) > 1:
-                return {**part, **extra}
+                return fill(part, extra)
         elif t is FileBlock and default == "input_text":
             raw = extra.pop("raw_file_data", False)
             part = {"type": "input_file"}
@@ -293,11 +302,11 @@ class ItemWriter:
                 if v is not None:
                     part[key] = v
             if part.keys() & {"file_id", "file_url", "file_data"}:
-                return {**part, **extra}
+                return fill(part, extra)
         elif t is AudioBlock and default == "input_text" and self.same:
             fmt = extra.pop("format", None) or audio_format(b.mime_type)  # type: ignore[union-attr]
             if b.data is not None and fmt:  # type: ignore[union-attr]
-                inner = {"data": b.data, "format": fmt, **extra}  # type: ignore[union-attr]
+                inner = fill({"data": b.data, "format": fmt}, extra)  # type: ignore[union-attr]
                 return {"type": "input_audio", "input_audio": inner}
         kind = getattr(b, "kind", None) or b.type
         where = "an assistant message" if default == "output_text" else "this message"
@@ -310,7 +319,7 @@ class ItemWriter:
         )
         marked = b.extra.get("type")
         if default == "output_text" and "refusal" in (marked, b.extra.get("field")):
-            return {"type": "refusal", "refusal": b.text, **extra}
+            return fill({"type": "refusal", "refusal": b.text}, extra)
         kind = marked if self.same and marked in ("input_text", "output_text", "text") else default
         part: dict[str, Any] = {"type": kind, "text": b.text}
         if kind == "output_text" and (self.ids or b.citations):
@@ -319,7 +328,7 @@ class ItemWriter:
             part["annotations"] = [n for n in notes if n is not None]
         elif b.citations:
             self.drops.add("citations", message_where(i, j))
-        part.update(extra)
+        fill(part, extra)
         return part
 
     def _annotation(self, i: int, j: int, c: CitationBlock) -> dict[str, Any] | None:
@@ -336,7 +345,7 @@ class ItemWriter:
                 "start_index": c.start or 0,
                 "end_index": c.end or 0,
             }
-            note.update((k, v) for k, v in extra.items() if k != "type")
+            fill(note, extra)
             return note
         note = dict(extra)
         for key, v in (("url", c.url), ("title", c.title)):
@@ -349,3 +358,13 @@ class ItemWriter:
 
 
 _MARKERS = frozenset({"role", "field", "meta", "lines_before", "record"})
+
+
+def _summary_text(parts: Any) -> str | None:
+    """The display text of kept summary parts (None if they are not summary parts)."""
+    if not isinstance(parts, list) or not all(isinstance(p, dict) for p in parts):
+        return None
+    texts = [p.get("text") for p in parts]
+    if not all(isinstance(t, str) for t in texts):
+        return None
+    return "\n\n".join(texts)  # type: ignore[arg-type]

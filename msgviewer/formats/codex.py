@@ -29,6 +29,7 @@ LINE_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_
 # Text Codex injects as user messages before the user's own words.
 BOILERPLATE = ("<environment_context>", "<user_instructions>", "# AGENTS.md instructions")
 _EPOCH = "1970-01-01T00:00:00.000Z"
+_LINE_KEYS = ("timestamp", "type", "payload")
 _USAGE_KEYS = (
     "input_tokens",
     "cached_input_tokens",
@@ -68,6 +69,13 @@ def read(records: list[Any], ctx: Context) -> list[Conversation]:
         expect(ctx, payload, dict, "payload", "$.payload")
         ts = rec.get("timestamp")
         stamp = {"timestamp": ts} if isinstance(ts, str) else None
+        envelope = {
+            k: v
+            for k, v in rec.items()
+            if k not in _LINE_KEYS or (k == "timestamp" and not isinstance(v, str))
+        }
+        if envelope and kind == "response_item":
+            stamp = {**(stamp or {}), "envelope": envelope}
         if kind == "response_item":
             count = len(reader.drafts)
             draft = reader.add(payload, "$.payload", stamp)
@@ -175,7 +183,8 @@ def write(conversations: Sequence[Conversation], ctx: Context) -> bytes:
         if i != last_index:
             for rec in meta.get("lines_before", ()):
                 out.append(rec)
-                ts = rec.get("timestamp", ts) if isinstance(rec, dict) else ts
+                line_ts = rec.get("timestamp") if isinstance(rec, dict) else None
+                ts = line_ts if isinstance(line_ts, str) else ts
             last_index = i
         record = meta.get("record")
         if isinstance(record, dict) and record.get("type") == "compacted":
@@ -189,11 +198,17 @@ def write(conversations: Sequence[Conversation], ctx: Context) -> bytes:
         )
         for item in items:
             ts = item.pop("timestamp", None) or meta.get("timestamp") or ts
-            out.append({"timestamp": ts, "type": "response_item", "payload": item})
+            envelope = item.pop("envelope", None)
+            line = {"timestamp": ts, "type": "response_item", "payload": item}
+            if isinstance(envelope, dict):
+                line.update(envelope)  # other fields of the line, as they were
+            out.append(line)
         if m.usage is not None and not same:
             out.append(_token_line(m.usage, total, ts))
     if same:
         out.extend(conv.metadata.get("trailing_lines", ()))
+    if not out:  # an empty session still says what it is
+        out.extend(_header(conv, ctx))
     drops.flush()
     return jsonl_bytes(out)
 

@@ -281,6 +281,9 @@ def _read_calls(
             extra = {k: v for k, v in tc.items() if k not in ("id", "function", "type")}
             if tc.get("type", "function") != "function":
                 extra["type"] = tc["type"]
+            fn_rest = {k: v for k, v in fn.items() if k not in ("name", "arguments")}
+            if fn_rest:
+                extra["function_fields"] = fn_rest
             if call_id is None:
                 call_id = links.new_id()
                 extra["synthetic_id"] = True
