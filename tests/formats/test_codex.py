@@ -267,3 +267,11 @@ def test_a_line_that_is_not_an_object() -> None:
     with pytest.raises(FormatError) as err:
         loads(_jsonl([*_lines()[:2], [1, 2]]), format="codex")
     assert err.value.line == 3
+
+
+def test_unknown_fields_of_item_lines_are_kept() -> None:
+    lines = _lines()
+    lines[3] = {**lines[3], "x_trace": {"span": "ab12"}}
+    conv = _read(lines)
+    out = [orjson.loads(x) for x in dumps(conv, format="codex").splitlines()]
+    assert out == lines

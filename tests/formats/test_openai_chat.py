@@ -499,3 +499,14 @@ def test_tool_call_ids_survive_a_round_trip_of_hand_built_messages() -> None:
     ]
     [back] = loads(dumps(history, format="openai-chat"))
     assert back.messages == tuple(history)
+
+
+def test_unknown_fields_of_calls_round_trip() -> None:
+    call = {
+        "id": "c1",
+        "type": "function",
+        "function": {"name": "f", "arguments": "{}", "x_future": [1]},
+        "index": 0,
+    }
+    raw = {"role": "assistant", "content": None, "tool_calls": [call]}
+    assert _written(_read([raw]))["messages"][0] == raw

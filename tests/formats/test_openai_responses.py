@@ -541,3 +541,18 @@ def test_bad_usage_names_its_path() -> None:
     with pytest.raises(FormatError) as err:
         loads(orjson.dumps(body), format="openai-responses")
     assert err.value.path == "$.usage.input_tokens"
+
+
+def test_unknown_part_of_an_assistant_message_stays_in_its_item() -> None:
+    item = {
+        "type": "message",
+        "id": "msg_1",
+        "role": "assistant",
+        "status": "completed",
+        "content": [
+            {"type": "output_text", "text": "a", "annotations": []},
+            {"type": "output_audio", "transcript": "b"},
+        ],
+    }
+    with pytest.warns(FormatWarning):
+        assert _same_items([item]) == [item]
