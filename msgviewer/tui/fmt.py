@@ -26,5 +26,7 @@ def size(n: int) -> str:
 
 
 def plural(n: int, word: str) -> str:
-    """``1 line``, ``3 lines``."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    """``1 line``, ``3 lines``, ``0 matches``."""
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {word}es" if word.endswith(("s", "x", "ch", "sh")) else f"{n} {word}s"
