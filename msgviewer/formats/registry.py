@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import mmap
 import os
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
@@ -14,7 +15,7 @@ import orjson
 from ..core.errors import FormatError
 from ..core.message import Message
 from .base import Context, Conversation, Format, LossyConversionWarning
-from .io import Parsed, atomic_write, iter_jsonl, parse, read_bytes
+from .io import Parsed, atomic_write, iter_jsonl, parse, read_buffer, read_bytes
 
 _REGISTRY: dict[str, Format] = {}
 _RANKS: dict[str, int] = {}
@@ -126,6 +127,8 @@ def detect(data: bytes | str | Any) -> str:
 
 
 def _as_parsed(data: Any, file: str | None) -> Parsed:
+    if isinstance(data, mmap.mmap):
+        return parse(data, file)
     if isinstance(data, (bytes, bytearray, memoryview)):
         return parse(bytes(data), file)
     if isinstance(data, str):
@@ -236,8 +239,12 @@ def load(
     source: str | os.PathLike[str] | BinaryIO, *, format: str | None = None
 ) -> list[Conversation]:
     """Conversations of a file (a path, ``-`` for standard input, or a binary file object)."""
-    data, name = read_bytes(source)
-    return _loads(data, format, name)
+    data, name = read_buffer(source)
+    parsed = _as_parsed(data, name)
+    # The file's bytes are not needed to build the messages: let them go first, so the bytes,
+    # the parsed tree and the new objects are never all alive at once.
+    del data
+    return read_parsed(parsed, get_format(format or detect_parsed(parsed)))
 
 
 def iter_load(
