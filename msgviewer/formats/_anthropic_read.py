@@ -12,6 +12,7 @@ import base64
 import binascii
 from typing import Any
 
+from ..core._frozen import builder
 from ..core.blocks import (
     Block,
     CitationBlock,
@@ -66,6 +67,14 @@ SERVER_CALL_TYPES = frozenset({"server_tool_use", "mcp_tool_use"})
 
 _CITATION_FIELD_TYPES = {"url": str, "title": str, "cited_text": str, "start": int, "end": int}
 
+# Builders for the blocks of the common path in ``content`` (values already canonical).
+_text = builder(TextBlock)
+_reasoning = builder(ReasoningBlock)
+_tool_call = builder(ToolCall)
+_tool_call_block = builder(ToolCallBlock)
+_tool_result = builder(ToolResultBlock)
+_usage = builder(Usage)
+
 
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
@@ -108,12 +117,16 @@ class AnthropicReader:
         blocks: list[Block] = []
         calls: list[tuple[int, ToolCall]] = []
         for i, raw in enumerate(content):
-            block = self.block(raw, f"{path}[{i}]")
-            if calls_out and type(block) is ToolCallBlock:
-                calls.append((i, ToolCall(block.id, block.name, block.args, extra=block.extra)))
+            block = _plain_block(raw, calls_out)
+            if block is None:
+                block = self.block(raw, f"{path}[{i}]")
+                if calls_out and type(block) is ToolCallBlock:
+                    block = ToolCall(block.id, block.name, block.args, extra=block.extra)
+            if type(block) is ToolCall:
+                calls.append((i, block))
             else:
                 blocks.append(block)
-        return tuple(blocks), place_tool_calls(content, calls)
+        return tuple(blocks), place_tool_calls(content, calls) if calls else ()
 
     # -- blocks ---------------------------------------------------------------------------
 
@@ -278,10 +291,57 @@ class AnthropicReader:
         return ServerToolResultBlock(id_, content, "error" if failed else "success", extra=extra)
 
 
+def _plain_block(raw: Any, calls_out: bool) -> Block | ToolCall | None:
+    """The common blocks, with no field beyond the usual ones, built the quick way.
+
+    None for anything else: ``AnthropicReader.block`` then reads it (or explains the error).
+    The values are those ``block`` builds; a ``tool_use`` is a ``ToolCall`` when ``calls_out``.
+    """
+    if type(raw) is not dict:
+        return None
+    kind = raw.get("type")
+    n = len(raw)
+    if kind == "text":
+        text = raw.get("text")
+        if n == 2 and type(text) is str:
+            return _text(text, (), {})
+    elif kind == "tool_result":
+        call_id = raw.get("tool_use_id")
+        content = raw.get("content")
+        is_error = raw.get("is_error")
+        if type(call_id) is str and type(content) is str:
+            if n == 3:
+                return _tool_result(call_id, content, False, {})
+            if n == 4 and type(is_error) is bool:  # false stays in extra: written back as is
+                extra = {} if is_error else {"is_error": False}
+                return _tool_result(call_id, content, is_error, extra)
+    elif kind == "tool_use":
+        call_id = raw.get("id")
+        name = raw.get("name")
+        args = raw.get("input")
+        if n == 4 and type(call_id) is str and type(name) is str and type(args) is dict:
+            return (_tool_call if calls_out else _tool_call_block)(call_id, name, args, {})
+    elif kind == "thinking":
+        text = raw.get("thinking")
+        signature = raw.get("signature")
+        if n == 3 and type(text) is str and type(signature) is str:
+            return _reasoning(text, signature, False, None, {})
+    return None
+
+
 def read_usage(u: Any, reader: AnthropicReader, path: str) -> Usage:
     """Normalised usage: input counts cache writes and reads; the raw dict stays in extra."""
     if not isinstance(u, dict):
         raise reader.error("usage must be an object", path)
+    if "output_tokens_details" not in u:
+        # The common case, without a closure per call; the same values as below.
+        i = u.get("input_tokens", 0)
+        o = u.get("output_tokens", 0)
+        write = u.get("cache_creation_input_tokens", 0)
+        read = u.get("cache_read_input_tokens", 0)
+        if type(i) is int and type(o) is int and type(write) is int and type(read) is int:
+            i += write + read
+            return _usage(i, o, i + o, read, write, 0, u)
 
     def count(key: str) -> int:
         v = u.get(key)

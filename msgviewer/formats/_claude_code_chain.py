@@ -52,7 +52,9 @@ def _units(indexes: list[int], records: list[Any], sidechain: bool) -> list[Unit
     units: list[Unit] = []
     last_key: tuple[Any, Any] | None = None
     for j in indexes:
-        key = _response_key(records[j])
+        rec = records[j]
+        # only assistant lines can continue a response (the test _response_key makes first)
+        key = _response_key(rec) if rec.get("type") == "assistant" else None
         if key is not None and key == last_key:
             units[-1].records.append(j)
         else:
@@ -73,11 +75,19 @@ def _answers_tools(rec: dict[str, Any]) -> bool:
 
 def layout(records: list[Any], chain: dict[str, int]) -> Layout:
     """Conversation order of ``records``; ``chain`` maps each chain line's uuid to its index."""
-    main = [j for j in chain.values() if records[j].get("isSidechain") is not True]
-    side = [j for j in chain.values() if records[j].get("isSidechain") is True]
+    main: list[int] = []
+    side: list[int] = []
+    has_child: set[Any] = set()  # parents of main lines
+    for j in chain.values():  # one pass: this runs over every line of 10^5-line sessions
+        rec = records[j]
+        if rec.get("isSidechain") is True:
+            side.append(j)
+        else:
+            main.append(j)
+            parent = rec.get("parentUuid")
+            has_child.add(parent if parent is not None else rec.get("logicalParentUuid"))
 
     # the active branch: newest main leaf back to its root
-    has_child = {_parent(records[j]) for j in main}
     leaves = [j for j in main if records[j]["uuid"] not in has_child]
     active: list[int] = []
     seen: set[int] = set()
@@ -106,7 +116,7 @@ def layout(records: list[Any], chain: dict[str, int]) -> Layout:
     groups: dict[int, list[int]] = {}
     for j in sorted(side):
         groups.setdefault(root(j), []).append(j)
-    position = {j: u for u, unit in enumerate(units) for j in unit.records}
+    position = {j: u for u, unit in enumerate(units) for j in unit.records} if groups else {}
     inserts: list[tuple[int, int, list[Unit]]] = []
     for first, group in sorted(groups.items(), key=lambda g: g[1][0]):
         before = [j for j in active if j < group[0]]
@@ -118,4 +128,6 @@ def layout(records: list[Any], chain: dict[str, int]) -> Layout:
         units[at:at] = group_units
 
     placed = set(active) | set(side)
+    if len(placed) == len(records):  # every line is a message: nothing aside
+        return Layout(units)
     return Layout(units, [j for j in range(len(records)) if j not in placed])

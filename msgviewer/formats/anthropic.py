@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ..core._frozen import builder
 from ..core.message import Message
 from ._anthropic_read import AnthropicReader, read_usage
 from ._anthropic_write import AnthropicWriter, merge_turns, write_usage
@@ -27,6 +28,7 @@ from .base import Context, Conversation, Format, message_where
 from .io import json_bytes
 
 NAME = "anthropic"
+_message = builder(Message)  # for the roles and content read below: already canonical
 _FAMILY = frozenset({"anthropic", "claude-code"})  # formats whose blocks are Anthropic's own
 
 # -- detection --------------------------------------------------------------------------
@@ -121,8 +123,8 @@ def read_message(m: Any, reader: AnthropicReader, path: str) -> Message:
     if "content" not in m:
         raise reader.error('a message needs "content"', path)
     content, calls = reader.content(m["content"], f"{path}.content", calls_out=role == "assistant")
-    rest = {k: v for k, v in m.items() if k not in ("role", "content")}
-    return Message(role, content, tool_calls=calls, metadata=rest)
+    rest = {k: v for k, v in m.items() if k not in ("role", "content")} if len(m) > 2 else {}
+    return _message(role, content, None, None, None, False, calls, (), None, {}, (), rest)
 
 
 def _read_response(value: dict[str, Any], reader: AnthropicReader) -> Conversation:

@@ -16,6 +16,7 @@ import uuid as uuidlib
 from collections.abc import Sequence
 from typing import Any
 
+from ..core._frozen import builder
 from ..core.blocks import Block, ToolCallBlock
 from ..core.message import Message, ToolCall
 from ._anthropic_read import AnthropicReader, read_usage
@@ -30,6 +31,8 @@ OTHER_LINES = "otherLines"
 SPLIT_LINES = "splitLines"
 _OTHER_TYPES = frozenset({"summary", "file-history-snapshot", "queue-operation"})
 _FAMILY = frozenset({"anthropic", "claude-code"})
+_message = builder(Message)  # for the roles and content read below: already canonical
+_STR_OR_NONE = (str, type(None))
 
 
 def sniff(value: Any) -> bool:
@@ -67,13 +70,15 @@ def _check(records: list[Any], ctx: Context) -> tuple[dict[str, int], list[int]]
             uid = rec.get("uuid")
             if not isinstance(uid, str):
                 raise ctx.error(f"a {kind} line needs a string uuid", "$.uuid", record=j)
-            for key in ("parentUuid", "logicalParentUuid"):
-                if not isinstance(rec.get(key), (str, type(None))):
-                    raise ctx.error(f"{key} must be a string or null", f"$.{key}", record=j)
-            if kind != "system":
-                message = rec.get("message")
-                if not isinstance(message, dict):
-                    raise ctx.error(f"a {kind} line needs a message object", "$.message", record=j)
+            if (
+                type(rec.get("parentUuid")) not in _STR_OR_NONE
+                or type(rec.get("logicalParentUuid")) not in _STR_OR_NONE
+            ):
+                for key in ("parentUuid", "logicalParentUuid"):
+                    if not isinstance(rec.get(key), (str, type(None))):
+                        raise ctx.error(f"{key} must be a string or null", f"$.{key}", record=j)
+            if kind != "system" and not isinstance(rec.get("message"), dict):
+                raise ctx.error(f"a {kind} line needs a message object", "$.message", record=j)
             if uid in chain:
                 repeated.append(j)
             else:
@@ -88,32 +93,45 @@ class _Reader:
         self.records = records
         self.ctx = ctx
         self.counted: set[tuple[Any, Any]] = set()
+        self._reader = AnthropicReader(ctx)  # one for all lines: only its record changes
+
+    def reader(self, record: int) -> AnthropicReader:
+        """The content reader, pointing its errors at line ``record``."""
+        reader = self._reader
+        reader.record = record
+        return reader
 
     def message(self, unit: Unit) -> Message:
-        recs = [self.records[j] for j in unit.records]
+        indexes = unit.records
+        recs = (
+            [self.records[indexes[0]]] if len(indexes) == 1 else [self.records[j] for j in indexes]
+        )
         first = recs[0]
-        meta = {k: v for k, v in first.items() if k not in ("message", "toolUseResult")}
+        meta = dict(first)  # a copy, then deletes: quicker than a comprehension, same order
+        meta.pop("message", None)
+        meta.pop("toolUseResult", None)
         if first["type"] == "system":
             content = first.get("content", "")
             if isinstance(content, str):
                 meta.pop("content", None)
             else:
                 content = ""
-            return Message("system", content, id=first["uuid"], metadata=meta)
+            return _message("system", content, first["uuid"], metadata=meta)
         role = "assistant" if first["type"] == "assistant" else "user"
         content, calls = self._content(unit, recs, role)
         last = recs[-1]["message"]
-        reader = AnthropicReader(self.ctx, record=unit.records[-1])
-        response = {k: v for k, v in last.items() if k not in ("role", "content", "id", "usage")}
+        response = dict(last)
+        for field in ("role", "content", "id", "usage"):
+            response.pop(field, None)
         usage = None
         if last.get("usage") is not None:
             key = (last.get("id"), recs[-1].get("requestId"))
-            if not all(isinstance(k, (str, type(None))) for k in key):
+            if type(key[0]) not in _STR_OR_NONE or type(key[1]) not in _STR_OR_NONE:
                 key = (None, None)  # ids of other types never match another line's
             if key[0] is not None and key in self.counted:
                 response["usage"] = last["usage"]  # copied from a line already counted
             else:
-                usage = read_usage(last["usage"], reader, "$.message.usage")
+                usage = read_usage(last["usage"], self.reader(indexes[-1]), "$.message.usage")
                 self.counted.add(key)
         if len(recs) > 1:
             meta[SPLIT_LINES] = [
@@ -127,10 +145,10 @@ class _Reader:
                 for r in recs
             ]
         msg_id = last.get("id") if role == "assistant" else first["uuid"]
-        return Message(
+        return _message(
             role,
             content,
-            id=msg_id if isinstance(msg_id, str) else None,
+            msg_id if isinstance(msg_id, str) else None,
             tool_calls=calls,
             usage=usage,
             response_metadata=response,
@@ -142,16 +160,15 @@ class _Reader:
         self, unit: Unit, recs: list[dict[str, Any]], role: str
     ) -> tuple[str | tuple[Block, ...], tuple[ToolCall, ...]]:
         if len(recs) == 1:
-            reader = AnthropicReader(self.ctx, record=unit.records[0])
             inner = recs[0]["message"]
-            return reader.content(
+            return self.reader(unit.records[0]).content(
                 inner.get("content"), "$.message.content", calls_out=role == "assistant"
             )
         wire: list[Any] = []
         blocks: list[Block] = []
         calls: list[tuple[int, ToolCall]] = []
         for j, rec in zip(unit.records, recs, strict=True):
-            reader = AnthropicReader(self.ctx, record=j)
+            reader = self.reader(j)
             for k, raw in enumerate(rec["message"]["content"]):
                 b = reader.block(raw, f"$.message.content[{k}]")
                 if type(b) is ToolCallBlock:
@@ -176,7 +193,7 @@ def read(records: Any, ctx: Context) -> list[Conversation]:
     anchor: str | None = None
     pending = iter(aside)
     next_aside = next(pending, None)
-    for j, rec in enumerate(records):
+    for j, rec in enumerate(records if aside else ()):
         if j == next_aside:
             other.append({"after": anchor, "line": rec})
             next_aside = next(pending, None)
