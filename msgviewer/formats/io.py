@@ -160,7 +160,10 @@ def parse(data: Buffer | str, file: str | None = None) -> Parsed:
         with memoryview(data) as view:
             return Parsed(value=orjson.loads(view), file=file)
     except orjson.JSONDecodeError as exc:
-        first_error = exc
+        # Only the error made of it is kept: the exception's traceback holds this frame, and
+        # the cycle would keep the data and every parsed record alive until a collection
+        # (never, once the loader has frozen the collector's generations).
+        first_error = _json_error(exc, data, file)
     # More than one line: try JSONL. Only a file whose first line parses on its own is JSONL;
     # otherwise the JSON error of the whole is the one that explains the problem.
     first_nl = data.find(b"\n", 0, _content_end(data))
@@ -178,7 +181,7 @@ def parse(data: Buffer | str, file: str | None = None) -> Parsed:
                 lines.append(line)
                 records.append(record)
             return Parsed(records=records, lines=lines, file=file)
-    raise _json_error(first_error, data, file)
+    raise first_error
 
 
 def json_bytes(value: Any, *, pretty: bool = False) -> bytes:
