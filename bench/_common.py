@@ -1,7 +1,10 @@
 """What every benchmark shares: data files, interleaved timing, and the figure lines.
 
 Each figure is a ratio against a baseline measured in the same run, so a busy machine slows
-both sides alike. Rounds are interleaved (a, b, a, b, ...) and the median is reported.
+both sides alike. Rounds are interleaved (a, b, a, b, ...) and the median is reported. Work in
+this process is timed in CPU time (``time.process_time``: user + system, page faults
+included), which other processes on a shared machine do not inflate the way they do wall time;
+anything timed across processes (cold starts) is wall time.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
+
+import orjson
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -39,11 +44,31 @@ def data_file(n: int, fmt: str, seed: int = 0) -> Path | None:
     return path
 
 
+def is_jsonl(path: Path) -> bool:
+    return path.suffix == ".jsonl"
+
+
+def parse_floor(data: bytes, jsonl: bool) -> object:
+    """The floor: ``orjson.loads`` of the file, or of each line of a JSONL file (in place)."""
+    if not jsonl:
+        return orjson.loads(data)
+    view = memoryview(data)
+    out = []
+    start = 0
+    while (end := data.find(b"\n", start)) != -1:
+        if end > start:
+            out.append(orjson.loads(view[start:end]))
+        start = end + 1
+    if start < len(data):
+        out.append(orjson.loads(view[start:]))
+    return out
+
+
 def timed(fn: Callable[[], object]) -> float:
     gc.collect()
-    start = time.perf_counter()
+    start = time.process_time()
     result = fn()
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     del result
     gc.unfreeze()  # loaders freeze what they build; let the next round start clean
     gc.collect()

@@ -2,10 +2,11 @@
 
     python bench/load.py [--sizes 1000,10000,100000] [--rounds 5]
 
-Time: ``msgviewer.load`` of a file against ``orjson.loads`` of the same bytes, interleaved in
-one process (medians). Memory: retained and peak, each in a fresh process, against the file
-size. Targets (issue "Performance"): load of 100k messages <= 1.3x the floor for native and
-openai-chat, <= 1.6x for the other formats; retained <= 2x the file, peak <= 4x.
+Time: ``msgviewer.load`` of a file against ``orjson.loads`` of the same bytes (of each line, for
+JSONL), interleaved in one process (medians of CPU time). Memory: retained and peak, each in a
+fresh process, against the file size. Targets (issue "Performance"): load of 100k messages
+<= 1.3x the floor for native and openai-chat, <= 1.6x for the other formats; retained <= 2x
+the file, peak <= 4x.
 """
 
 from __future__ import annotations
@@ -19,34 +20,39 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import orjson
 
-from bench._common import data_file, figure, interleaved, skipped, summary
+from bench._common import data_file, figure, interleaved, is_jsonl, parse_floor, skipped, summary
 from msgviewer import load
 
 FORMATS_TIMED = {"msgviewer": 1.3, "openai-chat": 1.3, "anthropic": 1.6, "claude-code": 1.6}
 
+# Peak is the process's VmHWM: ru_maxrss would count the parent's memory (Linux carries the
+# high-water mark of the forking process across exec).
 _MEMORY_PROBE = """
-import gc, resource, sys
+import gc, sys
 sys.path.insert(0, sys.argv[2])
-def rss():
-    with open("/proc/self/statm") as fh:
-        return int(fh.read().split()[1]) * resource.getpagesize()
+def status(key):
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) * 1024
 import msgviewer
 gc.collect()
-before = rss()
+before = status("VmRSS")
 convs = msgviewer.load(sys.argv[1])
 gc.collect()
-after = rss()
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-print(after - before, peak - before)
+after = status("VmRSS")
+print(after - before, status("VmHWM") - before)
 """
 
 
-def _langchain_loader(path: Path):
+def _langchain_loaders(n: int):
+    """LangChain's ``messages_from_dict`` on the same history in LangChain's own format, and
+    the floor of that file; None when langchain-core is not installed."""
     try:
         from langchain_core.messages import messages_from_dict
     except ImportError:
         return None
-    lc = data_file(int(path.name.split("-")[1]), "langchain")
+    lc = data_file(n, "langchain")
     if lc is None:
         return None
     data = lc.read_bytes()
@@ -56,7 +62,7 @@ def _langchain_loader(path: Path):
         items = value if isinstance(value, list) else value.get("messages", value)
         return messages_from_dict(items)
 
-    return run
+    return {"langchain floor": lambda: orjson.loads(data), "langchain": run}
 
 
 def main() -> int:
@@ -73,17 +79,19 @@ def main() -> int:
                 skipped(name, f"no writable {fmt} format to generate data")
                 continue
             data = path.read_bytes()
-            fns = {"floor": lambda d=data: orjson.loads(d), "load": lambda p=path: load(p)}
+            jsonl = is_jsonl(path)
+            fns = {
+                "floor": lambda d=data, j=jsonl: parse_floor(d, j),
+                "load": lambda p=path: load(p),
+            }
             if fmt == "msgviewer":
-                lc = _langchain_loader(path)
-                if lc is not None:
-                    fns["langchain"] = lc
+                fns.update(_langchain_loaders(n) or {})
             times = interleaved(fns, args.rounds if n < 100_000 else max(3, args.rounds // 2))
             figure(name, times["load"] / times["floor"], target if n == max(sizes) else None)
             if "langchain" in times:
                 figure(
                     f"  langchain messages_from_dict {n:,} msgs / orjson.loads",
-                    times["langchain"] / times["floor"],
+                    times["langchain"] / times["langchain floor"],
                     None,
                 )
     n = max(sizes)
