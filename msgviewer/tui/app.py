@@ -79,6 +79,15 @@ class MsgViewerApp(App[int]):
             visible(message), title=visible(title), severity=severity, timeout=timeout, markup=False
         )
 
+    async def action_quit(self) -> None:
+        """Quit; with unsaved edits, ask first (save, discard, or stay)."""
+        try:
+            main = self.main_screen
+        except StopIteration:
+            self.exit()
+            return
+        main.confirm_quit()
+
     def action_help(self) -> None:
         from .screens.help import HelpScreen
 
@@ -105,6 +114,8 @@ class MsgViewerApp(App[int]):
                 f"{group.title} · key {key}",
                 partial(self._run_on, target, binding.action),
             )
+        for title, help_text, callback in main.edit_commands():
+            yield SystemCommand(title, help_text, callback)
         for name, flt in PRESETS.items():
             yield SystemCommand(
                 f"Filter: {name}", "Show only these in the tree", partial(main.apply_filter, flt)

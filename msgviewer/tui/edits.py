@@ -341,13 +341,8 @@ def rename_call(call: CallRef, result: ResultRef | None, new_id: str) -> EditFn:
             m = with_call(m, k, replace(m.tool_calls[k], id=new_id))
         messages[call.message_index] = m
         if result is not None:
-            r = messages[result.message_index]
-            if result.block_index is None:
-                r = replace(r, tool_call_id=new_id)
-            else:
-                block = r.blocks[result.block_index]
-                r = with_block(r, result.block_index, replace(block, tool_call_id=new_id))  # type: ignore[type-var]
-            messages[result.message_index] = r
+            r = result.message_index
+            messages[r] = _with_result_id(messages[r], result.block_index, new_id)
         return messages
 
     return edit
@@ -375,3 +370,44 @@ def block_is_text(block: Any) -> bool:
     if type(block) in (TextBlock, ReasoningBlock) or block.type == "error":
         return True
     return type(block) is ToolResultBlock and isinstance(block.content, str)
+
+
+def _call_id_at(message: Message, ref: CallRef) -> str | None:
+    """The id of the call now at ``ref``'s place in ``message`` (None if none is there)."""
+    if ref.block_index is not None:
+        blocks = message.blocks
+        if ref.block_index < len(blocks) and type(blocks[ref.block_index]) is ToolCallBlock:
+            return blocks[ref.block_index].id  # type: ignore[attr-defined]
+        return None
+    k = ref.call_index or 0
+    return message.tool_calls[k].id if k < len(message.tool_calls) else None
+
+
+def _with_result_id(message: Message, block: int | None, new_id: str) -> Message:
+    if block is None:
+        return replace(message, tool_call_id=new_id)
+    old = message.blocks[block]
+    return with_block(message, block, replace(old, tool_call_id=new_id))  # type: ignore[type-var]
+
+
+def replace_keeping_links(links: ToolLinks, index: int, new: Message) -> EditFn:
+    """Put ``new`` at ``index``; a call whose id it changed takes its result along (the
+    result answering the old id gets the new one)."""
+    renames: list[tuple[ResultRef, str]] = []
+    for ref in links.calls_in(index):
+        if ref.server or ref.invalid:
+            continue
+        new_id = _call_id_at(new, ref)
+        if new_id is not None and new_id != ref.call_id:
+            result = links.result_of(ref)
+            if result is not None and result.message_index != index:
+                renames.append((result, new_id))
+
+    def edit(messages: list[Message]) -> list[Message]:
+        messages[index] = new
+        for result, new_id in renames:
+            r = result.message_index
+            messages[r] = _with_result_id(messages[r], result.block_index, new_id)
+        return messages
+
+    return edit

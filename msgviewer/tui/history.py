@@ -54,7 +54,12 @@ class EditHistory:
         """Conversation ``c``'s document (a new, unsaved one if it had none)."""
         conv = self.session.convs[c]
         if conv.document is None:
-            conv.document = Document(conv.conversation, None, conv.conversation.format)
+            # A followed file re-read: one conversation keeps its file, several cannot share
+            # it here (only Document.load makes documents that share a file).
+            path = self.session.path if len(self.session.convs) == 1 else None
+            if path == "-":
+                path = None
+            conv.document = Document(conv.conversation, path, conv.conversation.format)
         return conv.document
 
     # -- editing ----------------------------------------------------------------------------

@@ -34,13 +34,19 @@ def _bindings(cls: type) -> tuple[Binding, ...]:
 def key_groups() -> list[KeyGroup]:
     """The app's key groups, in the order the help screen shows them."""
     from .app import MsgViewerApp
+    from .screens.editing import EditingScreen
     from .screens.main import MainScreen
+    from .screens.saving import SavingScreen
     from .screens.usage import UsageScreen
     from .widgets.conversation_tree import ConversationTree
+    from .widgets.problems_panel import ProblemsPanel
 
     return [
         KeyGroup("Moving in the tree", "tree", _bindings(ConversationTree)),
         KeyGroup("Search, filter, views", "screen", _bindings(MainScreen)),
+        KeyGroup("Editing", "screen", _bindings(EditingScreen)),
+        KeyGroup("Saving", "screen", _bindings(SavingScreen)),
+        KeyGroup("Problems panel", "problems", _bindings(ProblemsPanel)),
         KeyGroup("Usage view", "usage", _bindings(UsageScreen)),
         KeyGroup("Anywhere", "app", _bindings(MsgViewerApp)),
     ]
@@ -49,7 +55,7 @@ def key_groups() -> list[KeyGroup]:
 def commands() -> Iterator[tuple[KeyGroup, Binding]]:
     """(group, binding) for every binding that makes sense as a palette command."""
     for group in key_groups():
-        if group.target == "usage":
+        if group.target in ("usage", "problems"):  # keys of a view, not commands
             continue
         for binding in group.bindings:
             if binding.description and binding.action not in ("command_palette",):

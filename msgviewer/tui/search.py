@@ -95,6 +95,21 @@ class SearchIndex:
             if self._hay is not None and conv < len(self._hay):
                 del self._hay[conv][msg:]
 
+    def splice(self, conv: int, start: int, old_count: int, new_count: int) -> None:
+        """Messages ``start:start+old_count`` became ``new_count`` others (an edit): replace
+        their haystacks, keeping everyone else's."""
+        with self._lock:
+            if self._hay is None or conv >= len(self._hay):
+                return
+            hay = self._hay[conv]
+            if len(hay) < start + old_count:
+                del hay[start:]  # not built that far yet: the next search builds the rest
+                return
+            messages = self.session.convs[conv].messages
+            hay[start : start + old_count] = [
+                haystack(m) for m in messages[start : start + new_count]
+            ]
+
     def find(self, query: str, cancel: CancelFlag | None = None) -> list[tuple[int, int]] | None:
         """(conversation, message) of every message containing ``query`` (case-insensitive)."""
         if not self.build(cancel):

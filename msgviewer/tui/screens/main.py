@@ -14,7 +14,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Static
 from textual.worker import get_current_worker
 
@@ -31,9 +30,10 @@ from ..widgets.detail import DetailPane
 from ..widgets.problems_panel import ProblemsPanel
 from ..widgets.status_line import StatusLine
 from .actions import copy_payload, save_media
+from .editing import EditingScreen
 
 
-class MainScreen(Screen[None]):
+class MainScreen(EditingScreen):
     """The app's one working screen."""
 
     BINDINGS: list[BindingType] = [
@@ -199,12 +199,14 @@ class MainScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="analyse")
     def _analyse_worker(self, session: Session) -> None:
-        session.analyse()
-        self.app.call_from_thread(self._analysed, session)
+        # Computed here, stored on the UI thread: an edit meanwhile makes these stale.
+        results = session.analysis()
+        self.app.call_from_thread(self._analysed, session, results)
 
-    def _analysed(self, session: Session) -> None:
+    def _analysed(self, session: Session, results: list[Any]) -> None:
         if session is not self.session:
             return
+        session.store(results)
         self.tree.data_changed()
         self.query_one(ProblemsPanel).set_problems(session)
         self.detail.refresh_content()
@@ -250,6 +252,8 @@ class MainScreen(Screen[None]):
             right.append("source  ")
         if self.follower is not None:
             right.append("● following", style="bold green")
+        if self.session is not None and self.has_unsaved():
+            right.append("● unsaved  ", style="bold yellow")
         self.query_one(StatusLine).show(left, right)
 
     # -- tree → detail ------------------------------------------------------------------------
@@ -488,6 +492,9 @@ class MainScreen(Screen[None]):
 
     def action_follow(self) -> None:
         """Start or stop following the file as it grows."""
+        if self.follower is None and self.has_unsaved():
+            self.notify("Save or undo your edits before following the file", severity="warning")
+            return
         if self.follower is not None:
             self.follower = None
             if self._follow_timer is not None:

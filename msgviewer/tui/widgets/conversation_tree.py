@@ -7,6 +7,7 @@ at ten: moving the cursor touches two lines, expanding splices one message's row
 
 from __future__ import annotations
 
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -20,7 +21,7 @@ from textual.strip import Strip
 
 from ..labels import RowLabels
 from ..navigation import partner
-from ..tree_model import MSG, Node, Row, TreeModel, node_of
+from ..tree_model import CONV, MSG, Node, Row, TreeModel, node_of
 
 STYLE_NAMES = (
     "role-system",
@@ -45,6 +46,7 @@ STYLE_NAMES = (
     "cursor",
     "pair",
     "match",
+    "cut",
 )
 
 
@@ -99,6 +101,7 @@ class ConversationTree(ScrollView, can_focus=True):
         & > .conversation--cursor { background: $primary-muted; }
         & > .conversation--pair { background: $warning-muted; }
         & > .conversation--match { background: $accent-muted; }
+        & > .conversation--cut { color: $text-error; text-style: strike; }
         &:focus > .conversation--cursor { background: $block-cursor-background; }
     }
     """
@@ -126,6 +129,7 @@ class ConversationTree(ScrollView, can_focus=True):
         self.query_text = ""
         """Search text highlighted in the rows."""
         self._pair: Node | None = None
+        self._cut: tuple[int, frozenset[int]] | None = None
         self._cache: LRUCache[tuple, Strip] = LRUCache(1024)
         self._styles: dict[str, Style] | None = None
 
@@ -160,6 +164,12 @@ class ConversationTree(ScrollView, can_focus=True):
             self.labels = RowLabels(self.model)
         self._cache.clear()
         self._update_pair()
+        self.refresh()
+
+    def show_cut(self, conv: int, messages: frozenset[int] | None) -> None:
+        """Strike out messages of ``conv`` (what a trim would remove); None clears."""
+        self._cut = None if messages is None else (conv, messages)
+        self._cache.clear()
         self.refresh()
 
     @property
@@ -198,9 +208,11 @@ class ConversationTree(ScrollView, can_focus=True):
             return Strip.blank(width, self.rich_style)
         row = rows[index]
         node = node_of(row)
+        cut = self._cut
         flags = (
             index == self.cursor,
             node == self._pair or (self._pair is not None and self._pair_message(node)),
+            cut is not None and row[0] != CONV and row[1] == cut[0] and row[2] in cut[1],
         )
         expanded = self.model.is_expanded(row) if self.model else False
         key = (row, width, flags, expanded, self.has_focus, self.query_text)
@@ -214,7 +226,7 @@ class ConversationTree(ScrollView, can_focus=True):
         pair = self._pair
         return pair is not None and node[0] == MSG and pair[0] != MSG and node[1:3] == pair[1:3]
 
-    def _render_row(self, row: Row, width: int, cursor: bool, pair: bool) -> Strip:
+    def _render_row(self, row: Row, width: int, cursor: bool, pair: bool, cut: bool) -> Strip:
         assert self.labels is not None
         left, right = self.labels.left_right(row)
         style = self._style
@@ -237,6 +249,8 @@ class ConversationTree(ScrollView, can_focus=True):
             strip = strip.apply_style(self.rich_style + style("cursor"))
         elif pair:
             strip = strip.apply_style(self.rich_style + style("pair"))
+        if cut:  # over the row's own colours: what would go reads as struck out
+            strip = Strip(Segment.apply_style(list(strip), post_style=style("cut")), width)
         return strip.simplify()
 
     # -- cursor -------------------------------------------------------------------------------

@@ -1,8 +1,12 @@
-"""``ProblemsPanel``: the core ``lint`` results; choosing one jumps to its message."""
+"""``ProblemsPanel``: the core ``lint`` results; choosing one jumps to its message, ``x``
+applies its fix and ``a`` fixes every problem of its kind."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
+from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
@@ -13,6 +17,14 @@ from ..session import Session
 
 class ProblemsPanel(OptionList):
     """One line per problem: severity, message number, code and what is wrong."""
+
+    BINDINGS: list[BindingType] = [
+        Binding("x", "fix", "Fix", id="fix", tooltip="Apply this problem's fix"),
+        Binding(
+            "a", "fix_all", "Fix all like it", id="fix-all", tooltip="Fix every problem of its kind"
+        ),
+    ]
+    """Apply the highlighted problem's fix, or the fixes of every problem of its code."""
 
     DEFAULT_CSS = """
     ProblemsPanel {
@@ -34,15 +46,28 @@ class ProblemsPanel(OptionList):
             self.index = index
             self.block = block
 
+    class FixRequested(Message):
+        """Fix ``problem`` of conversation ``conv`` (and, with ``all_of_kind``, every problem
+        with its code)."""
+
+        def __init__(self, conv: int, problem: Any, all_of_kind: bool) -> None:
+            super().__init__()
+            self.conv = conv
+            self.problem = problem
+            self.all_of_kind = all_of_kind
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.border_title = "Problems"
         self._targets: list[tuple[int, int, int | None]] = []
+        self._problems: list[tuple[int, Any]] = []
 
     def set_problems(self, session: Session) -> int:
         """List the problems of every conversation; returns how many there are."""
+        was = self.highlighted
         self.clear_options()
         self._targets = []
+        self._problems = []
         options = []
         multi = len(session.convs) > 1
         for c, conv in enumerate(session.convs):
@@ -60,10 +85,12 @@ class ProblemsPanel(OptionList):
                     text.append(f"  fix: {one_line(problem.fix.label, 80)}", style="dim")
                 options.append(Option(text))
                 self._targets.append((c, problem.index, problem.block))
+                self._problems.append((c, problem))
         if not options:
             options.append(Option(Text("No problems found.", style="dim"), disabled=True))
         self.add_options(options)
-        self.highlighted = 0 if self._targets else None
+        # After a fix the list is shorter: stay where the fixed problem was.
+        self.highlighted = min(was or 0, len(self._targets) - 1) if self._targets else None
         count = len(self._targets)
         self.border_title = f"Problems ({count})"
         return count
@@ -72,3 +99,15 @@ class ProblemsPanel(OptionList):
         event.stop()
         if 0 <= event.option_index < len(self._targets):
             self.post_message(self.Chosen(*self._targets[event.option_index]))
+
+    def _request(self, all_of_kind: bool) -> None:
+        index = self.highlighted
+        if index is not None and 0 <= index < len(self._problems):
+            conv, problem = self._problems[index]
+            self.post_message(self.FixRequested(conv, problem, all_of_kind))
+
+    def action_fix(self) -> None:
+        self._request(False)
+
+    def action_fix_all(self) -> None:
+        self._request(True)
