@@ -149,20 +149,46 @@ class _Counter:
         self.seq = seq
         self.token_counter = token_counter
         self.params = params
-        self.running: list[float] | None = None
-        if params is not None:
-            running = [0.0]
-            total = 0.0
-            for message in seq:
-                total = accumulate(total, message, *params)
-                running.append(total)
-            self.running = running
+        # Running totals of the default counter, filled in only as far as they are asked for.
+        self.running: list[float] | None = [0.0] if params is not None else None
+        # With these parameters no message adds a negative count, so prefix counts never
+        # shrink: the cut is the first prefix over budget, found counting from the start.
+        self.monotone = params is not None and params[0] > 0 and params[1] >= 0 and params[3] >= 0
+
+    def _extend(self, k: int) -> list[float]:
+        running = self.running
+        assert running is not None and self.params is not None
+        total = running[-1]
+        seq, params = self.seq, self.params
+        for i in range(len(running) - 1, k):
+            total = accumulate(total, seq[i], *params)
+            running.append(total)
+        return running
 
     def prefix(self, k: int) -> int:
         """Tokens of ``seq[:k]``."""
-        if self.running is not None:
-            return math.ceil(self.running[k])
+        running = self.running
+        if running is not None:
+            if k >= len(running):
+                running = self._extend(k)
+            return math.ceil(running[k])
         return self.token_counter(self.seq[:k])
+
+    def longest_within(self, max_tokens: int) -> int:
+        """The largest ``k`` with ``prefix(k) <= max_tokens`` (``monotone`` counters only),
+        counting messages only up to the first that goes over."""
+        running = self.running
+        assert running is not None and self.params is not None
+        seq, params = self.seq, self.params
+        total = running[-1]
+        k = len(running) - 1
+        while k < len(seq) and math.ceil(total) <= max_tokens:
+            total = accumulate(total, seq[k], *params)
+            running.append(total)
+            k += 1
+        # running[k] is the first total over budget, if any; the search below finds the rest
+        within = next((j for j in range(k, -1, -1) if math.ceil(running[j]) <= max_tokens), 0)
+        return within
 
     def prefix_plus(self, k: int, message: Message) -> int:
         """Tokens of ``seq[:k] + [message]``."""
@@ -193,21 +219,26 @@ def _take_prefix(
     n = len(seq)
     if not n:
         return []
-    if counter.prefix(n) <= max_tokens:
+    fits = counter.longest_within(max_tokens) == n if counter.monotone else None
+    if fits or (fits is None and counter.prefix(n) <= max_tokens):
         k = n
         if end_roles:
             while k and seq[k - 1].role not in end_roles:
                 k -= 1
         return seq[:k]
-    left, right = 0, n
-    for _ in range(n.bit_length()):
-        if left >= right:
-            break
-        mid = (left + right + 1) // 2
-        if counter.prefix(mid) <= max_tokens:
-            left = mid
-        else:
-            right = mid - 1
+    if counter.monotone:
+        # what the binary search below finds when prefix counts never shrink
+        left = counter.longest_within(max_tokens)
+    else:
+        left, right = 0, n
+        for _ in range(n.bit_length()):
+            if left >= right:
+                break
+            mid = (left + right + 1) // 2
+            if counter.prefix(mid) <= max_tokens:
+                left = mid
+            else:
+                right = mid - 1
     kept = seq[:left]
     if allow_partial and left < n:
         part = _partial(seq[left], left, max_tokens, counter, from_end)
