@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import Any
 
+from ._frozen import builder
 from .message import Message
 from .tokens import accumulate
-from .usage import TurnUsage, Usage, UsageTotals
+from .usage import TurnUsage, Usage, UsageTotals, _add_extra
+
+_turn = builder(TurnUsage)
 
 # count_tokens_approximately's defaults (LangChain's).
 _CHARS_PER_TOKEN = 4.0
@@ -49,19 +53,22 @@ def usage_totals(messages: Iterable[Message]) -> UsageTotals:
     history = messages if isinstance(messages, (list, tuple)) else list(messages)
     needs_estimates = any(m.role == "assistant" and not _has_usage(m) for m in history)
 
-    total = Usage()
-    by_model: dict[str, Usage] = {}
+    total = _Sum()
+    by_model: dict[str, _Sum] = {}
     per_turn: list[TurnUsage] = []
     before = 0.0  # approximate tokens of the messages before the current one
     for index, message in enumerate(history):
         usage = message.usage
         if usage is not None and not usage.is_empty():
-            total = total + usage
-            key = message.model or "unknown"
+            total.add(usage)
+            model = message.model
+            key = model or "unknown"
             seen = by_model.get(key)
-            by_model[key] = usage if seen is None else seen + usage
+            if seen is None:
+                seen = by_model[key] = _Sum()
+            seen.add(usage)
             if message.role == "assistant":
-                per_turn.append(TurnUsage(index, usage, message.model, usage.input_tokens))
+                per_turn.append(_turn(index, usage, model, usage.input_tokens, False))
         elif message.role == "assistant":
             prompt = math.ceil(before)
             output = math.ceil(_estimate(0.0, message))
@@ -69,7 +76,34 @@ def usage_totals(messages: Iterable[Message]) -> UsageTotals:
             per_turn.append(TurnUsage(index, estimate, message.model, prompt, approximate=True))
         if needs_estimates:
             before = _estimate(before, message)
-    return UsageTotals(total, by_model, tuple(per_turn))
+    return UsageTotals(
+        total.usage(), {key: s.usage() for key, s in by_model.items()}, tuple(per_turn)
+    )
+
+
+class _Sum:
+    """A running ``Usage`` sum in plain ints: what ``Usage.__add__`` gives, step by step,
+    without a new ``Usage`` (and its dicts) per message."""
+
+    __slots__ = ("cr", "cw", "extra", "i", "o", "r", "t")
+
+    def __init__(self) -> None:
+        self.i = self.o = self.t = self.cr = self.cw = self.r = 0
+        self.extra: dict[str, Any] = {}
+
+    def add(self, u: Usage) -> None:
+        i = self.i = self.i + u.input_tokens
+        o = self.o = self.o + u.output_tokens
+        t = self.t + u.total_tokens
+        self.t = t if t or not (i or o) else i + o  # as Usage.__post_init__ does for each sum
+        self.cr += u.cache_read_tokens
+        self.cw += u.cache_write_tokens
+        self.r += u.reasoning_tokens
+        if self.extra or u.extra:
+            self.extra = _add_extra(self.extra, u.extra)
+
+    def usage(self) -> Usage:
+        return Usage(self.i, self.o, self.t, self.cr, self.cw, self.r, self.extra)
 
 
 __all__ = ["usage_totals"]
