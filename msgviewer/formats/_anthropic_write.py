@@ -42,12 +42,15 @@ class AnthropicWriter:
         self.losses = losses
         self.trusted = trusted
 
-    def _extra(self, extra: dict[str, Any], where: str) -> dict[str, Any]:
-        out = {}
+    def _extra(self, out: dict[str, Any], extra: dict[str, Any], where: str) -> dict[str, Any]:
+        """``out`` with the ``extra`` fields added after it; the written fields win."""
         for k, v in extra.items():
             if k in _INTERNAL_KEYS:
                 continue
-            if self.trusted or k in _KNOWN_FIELDS:
+            if k in out:
+                if out[k] != v:
+                    self.losses.add(f"block field {k!r} (it would replace a written one)", where)
+            elif self.trusted or k in _KNOWN_FIELDS:
                 out[k] = v
             else:
                 self.losses.add(f"block field {k!r}", where)
@@ -59,7 +62,7 @@ class AnthropicWriter:
         """One block on the wire, or None (reported) when Anthropic has no place for it."""
         t = type(b)
         if t is TextBlock:
-            out: dict[str, Any] = {"type": "text", "text": b.text, **self._extra(b.extra, where)}
+            out = self._extra({"type": "text", "text": b.text}, b.extra, where)
             if b.citations:
                 cites = [c for c in (self.citation(c, where) for c in b.citations) if c]
                 if cites:
@@ -73,31 +76,46 @@ class AnthropicWriter:
             return self.tool_use(b, where)
         if t is ToolResultBlock:
             return self.tool_result(b.tool_call_id, b.content, b.is_error, b.extra, where)
-        if t is ServerToolCallBlock and b.extra.get("type") in SERVER_CALL_TYPES:
-            return {**b.extra, "id": b.id, "name": b.name, "input": b.args}
-        if t is ServerToolResultBlock and str(b.extra.get("type", "")).endswith("_tool_result"):
-            return {**b.extra, "tool_use_id": b.tool_call_id, "content": b.content}
-        if (
-            t is UnknownBlock
-            and b.extra.get("format") == ORIGIN["format"]
-            and isinstance(b.data, dict)
-        ):
-            return b.data
+        if t is ServerToolCallBlock or t is ServerToolResultBlock:
+            return self._server(b, where)
+        if is_verbatim(b):
+            return b.data  # type: ignore[union-attr]
         self.losses.add(f"{b.type} block" if t is not UnknownBlock else f"{b.kind!r} block", where)
+        return None
+
+    def _server(
+        self, b: ServerToolCallBlock | ServerToolResultBlock, where: str
+    ) -> dict[str, Any] | None:
+        kind = b.extra.get("type")  # the wire type of a server block read from Anthropic
+        if isinstance(kind, str):
+            if type(b) is ServerToolCallBlock and kind in SERVER_CALL_TYPES and b.id is not None:
+                return {**b.extra, "id": b.id, "name": b.name, "input": b.args}
+            if (
+                type(b) is ServerToolResultBlock
+                and kind.endswith("_tool_result")
+                and b.tool_call_id is not None
+            ):
+                return {**b.extra, "tool_use_id": b.tool_call_id, "content": b.content}
+        self.losses.add(f"{b.type} block without an Anthropic type and id", where)
         return None
 
     def citation(self, c: CitationBlock, where: str) -> dict[str, Any] | None:
         kind = c.extra.get("type")
-        if kind not in CITATION_FIELDS:
+        known = CITATION_FIELDS.get(kind) if isinstance(kind, str) else None
+        if known is None and not (self.trusted and isinstance(kind, str)):
             self.losses.add("citation without an Anthropic location", where)
             return None
+        # A location type this version does not know, read from Anthropic content: its fields
+        # are all in extra (only cited_text is common), so it goes back as it came.
         out = dict(c.extra)
         if c.cited_text is not None:
             out["cited_text"] = c.cited_text
-        for key, name in CITATION_FIELDS[kind].items():
+        for key, name in (known or {}).items():
             v = getattr(c, name)
             if v is not None:
                 out[key] = v
+        if known is None and any(v is not None for v in (c.url, c.title, c.start, c.end)):
+            self.losses.add(f"fields of a {kind!r} citation", where)
         return out
 
     def _media(self, b: ImageBlock | FileBlock, where: str) -> dict[str, Any] | None:
@@ -129,7 +147,7 @@ class AnthropicWriter:
             self.losses.add(f"{b.type} without data, url or file id", where)
             return None
         out = {"type": "image" if is_image else "document", "source": source}
-        out.update(self._extra(extra, where))
+        self._extra(out, extra, where)
         if not is_image and b.filename is not None:
             out["title"] = b.filename
         elif is_image and b.filename is not None:
@@ -141,7 +159,7 @@ class AnthropicWriter:
             if b.data is None:
                 self.losses.add("redacted reasoning without its data", where)
                 return None
-            return {"type": "redacted_thinking", "data": b.data, **self._extra(b.extra, where)}
+            return self._extra({"type": "redacted_thinking", "data": b.data}, b.extra, where)
         if b.signature is None and not self.trusted:
             # Anthropic refuses thinking it did not sign: another provider's reasoning has no place
             self.losses.add("reasoning without an Anthropic signature", where)
@@ -151,17 +169,11 @@ class AnthropicWriter:
         out: dict[str, Any] = {"type": "thinking", "thinking": b.text}
         if b.signature is not None:
             out["signature"] = b.signature
-        out.update(self._extra(b.extra, where))
-        return out
+        return self._extra(out, b.extra, where)
 
     def tool_use(self, c: ToolCall | ToolCallBlock, where: str) -> dict[str, Any]:
-        return {
-            "type": "tool_use",
-            "id": c.id,
-            "name": c.name,
-            "input": c.args,
-            **self._extra(c.extra, where),
-        }
+        out = {"type": "tool_use", "id": c.id, "name": c.name, "input": c.args}
+        return self._extra(out, c.extra, where)
 
     def tool_result(
         self,
@@ -176,9 +188,12 @@ class AnthropicWriter:
             out["content"] = content
         elif content:
             out["content"] = [x for x in (self.block(b, where) for b in content) if x]
-        out.update(self._extra(extra, where))
         if is_error:
             out["is_error"] = True
+        self._extra(out, extra, where)
+        if not is_error and out.get("is_error") is True:  # an extra saying otherwise
+            del out["is_error"]
+            self.losses.add("block field 'is_error' (it would replace a written one)", where)
         return out
 
     # -- messages -------------------------------------------------------------------------
@@ -204,6 +219,15 @@ class AnthropicWriter:
             calls.append((_as_call(bad), self.tool_use(_as_call(bad), where)))
             self.losses.add("unparsable tool call arguments (written as {})", where)
         return interleave_calls(blocks, calls)
+
+
+def is_verbatim(b: Block) -> bool:
+    """An unknown block read from Anthropic content: its data is a wire block, kept as is."""
+    return (
+        type(b) is UnknownBlock
+        and b.extra.get("format") == ORIGIN["format"]
+        and isinstance(b.data, dict)
+    )
 
 
 def _as_call(bad: InvalidToolCall) -> ToolCall:

@@ -31,6 +31,30 @@ def own_metadata(message: Message) -> dict[str, Any]:
     return {k: v for k, v in meta.items() if k != SYNTHETIC_ID} if SYNTHETIC_ID in meta else meta
 
 
+def add_kept(
+    out: dict[str, Any],
+    kept: dict[str, Any],
+    losses: Losses,
+    where: str,
+    reserved: frozenset[str] = frozenset(),
+) -> dict[str, Any]:
+    """``out`` with the ``kept`` fields (metadata, extra) added after the written ones.
+
+    A written field always wins: a kept field of the same name (or a ``reserved`` one, which
+    the writer sets by other rules) is reported as lost unless it says the same.
+    """
+    for k, v in kept.items():
+        if k in out or k in reserved:
+            if out.get(k, _ABSENT) != v:
+                losses.add(f"field {k!r} (it would replace a written one)", where)
+            continue
+        out[k] = v
+    return out
+
+
+_ABSENT = object()
+
+
 class Losses:
     """What a writer could not carry, reported once per kind with the first few places."""
 
@@ -94,10 +118,11 @@ def pair_tool_ids(
 ) -> tuple[list[Message], dict[str, str]]:
     """Messages where every tool call and result has an id, and the tool name of each id.
 
-    Calls without an id get ``call_<message>_<k>``; a result without an id answers the first
-    unanswered call of the assistant turn before it (by name when it has one). Made-up ids are
-    marked ``synthetic_id`` (call/block ``extra``, tool message ``metadata``). With
-    ``sanitize``, ids keep only the characters Anthropic accepts (both ends changed alike).
+    Calls without an id (invalid ones too) get ``call_<message>_<k>``; a result without an id
+    answers the first unanswered call of the assistant turn before it (by name when it has
+    one), or gets ``result_<message>`` if none is left. Made-up ids are marked
+    ``synthetic_id`` (call/block ``extra``, tool message ``metadata``). With ``sanitize``, ids
+    keep only the characters Anthropic accepts (both ends changed alike).
     """
     names: dict[str, str] = {}
     pending: list[tuple[str, str]] = []
@@ -122,45 +147,42 @@ def pair_tool_ids(
             pending = []
             calls = []
             for k, c in enumerate(m.tool_calls):
-                cid = fix(c.id) or f"call_{i}_{k}"
-                if c.id is None:
-                    c = dataclasses.replace(c, id=cid, extra={**c.extra, SYNTHETIC_ID: True})
-                elif cid != c.id:
-                    c = dataclasses.replace(c, id=cid)
+                c = _with_id(c, fix(c.id) or f"call_{i}_{k}")
                 calls.append(c)
-                names[cid] = c.name
-                pending.append((cid, c.name))
-            content = m.content
-            if type(content) is tuple:
-                blocks = []
-                for k, b in enumerate(content):
-                    if type(b) is ToolCallBlock:
-                        cid = fix(b.id) or f"call_{i}_b{k}"
-                        if b.id is None:
-                            b = dataclasses.replace(
-                                b, id=cid, extra={**b.extra, SYNTHETIC_ID: True}
-                            )
-                        elif cid != b.id:
-                            b = dataclasses.replace(b, id=cid)
-                        names[cid] = b.name
-                        pending.append((cid, b.name))
-                    blocks.append(b)
-                content = tuple(blocks)
-            m = dataclasses.replace(m, tool_calls=tuple(calls), content=content)
+                names[c.id] = c.name
+                pending.append((c.id, c.name))
+            # Invalid calls are written as calls too (so their results stay linked): they
+            # need ids as much as valid ones.
+            invalid = []
+            for k, bad in enumerate(m.invalid_tool_calls):
+                bad = _with_id(bad, fix(bad.id) or f"call_{i}_i{k}")
+                invalid.append(bad)
+                if bad.name is not None:
+                    names[bad.id] = bad.name
+                pending.append((bad.id, bad.name or ""))
+            m = dataclasses.replace(m, tool_calls=tuple(calls), invalid_tool_calls=tuple(invalid))
         elif m.role == "tool":
-            cid = answer(m.tool_call_id, m.name)
-            if m.tool_call_id is None and cid is not None:
+            # A result that answers no call still gets an id: readers require one.
+            cid = answer(m.tool_call_id, m.name) or f"result_{i}"
+            if m.tool_call_id is None:
                 m = dataclasses.replace(
                     m, tool_call_id=cid, metadata={**m.metadata, SYNTHETIC_ID: True}
                 )
             elif cid != m.tool_call_id:
                 m = dataclasses.replace(m, tool_call_id=cid)
-        elif type(m.content) is tuple and any(type(b) is ToolResultBlock for b in m.content):
+        content = m.content
+        if type(content) is tuple and any(
+            type(b) is ToolCallBlock or type(b) is ToolResultBlock for b in content
+        ):
             blocks = []
-            for b in m.content:
-                if type(b) is ToolResultBlock:
-                    cid = answer(b.tool_call_id, None)
-                    if b.tool_call_id is None and cid is not None:
+            for k, b in enumerate(content):
+                if type(b) is ToolCallBlock:
+                    b = _with_id(b, fix(b.id) or f"call_{i}_b{k}")
+                    names[b.id] = b.name
+                    pending.append((b.id, b.name))
+                elif type(b) is ToolResultBlock:
+                    cid = answer(b.tool_call_id, None) or f"result_{i}_{k}"
+                    if b.tool_call_id is None:
                         b = dataclasses.replace(
                             b, tool_call_id=cid, extra={**b.extra, SYNTHETIC_ID: True}
                         )
@@ -170,6 +192,14 @@ def pair_tool_ids(
             m = dataclasses.replace(m, content=tuple(blocks))
         out.append(m)
     return out, names
+
+
+def _with_id(call: Any, cid: str) -> Any:
+    """A call (``ToolCall``, ``InvalidToolCall``, ``ToolCallBlock``) with id ``cid``; an id
+    made up where there was none is marked ``synthetic_id``."""
+    if call.id is None:
+        return dataclasses.replace(call, id=cid, extra={**call.extra, SYNTHETIC_ID: True})
+    return call if cid == call.id else dataclasses.replace(call, id=cid)
 
 
 # -- function tools in any provider's shape ---------------------------------------------

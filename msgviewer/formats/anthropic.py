@@ -16,18 +16,21 @@ turn, thinking signatures and redacted thinking byte-exact.
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
 from ..core._frozen import builder
 from ..core.message import Message
 from ._anthropic_read import AnthropicReader, read_usage
-from ._anthropic_write import AnthropicWriter, merge_turns, write_usage
+from ._anthropic_write import AnthropicWriter, is_verbatim, merge_turns, write_usage
 from ._provider_common import Losses, foreign_tools, own_metadata, pair_tool_ids
-from .base import Context, Conversation, Format, message_where
+from .base import Context, Conversation, Format, LossyConversionWarning, message_where
 from .io import json_bytes
 
 NAME = "anthropic"
+DEFAULT_MAX_TOKENS = 4096
+"""``max_tokens`` written into a request converted from a format that set no limit."""
 _message = builder(Message)  # for the roles and content read below: already canonical
 _FAMILY = frozenset({"anthropic", "claude-code"})  # formats whose blocks are Anthropic's own
 
@@ -277,7 +280,9 @@ def _system(messages: list[Message], writer: AnthropicWriter) -> str | list[Any]
             continue
         for b in m.content:
             wire = writer.block(b, "the system prompt")
-            if wire is not None and wire.get("type") == "text":
+            # Text is what the API takes; a block read verbatim from an Anthropic file (a kind
+            # this version does not model) goes back where it was.
+            if wire is not None and (wire.get("type") == "text" or is_verbatim(b)):
                 blocks.append(wire)
             elif wire is not None:
                 writer.losses.add(f"{wire.get('type')} block in the system prompt", "system")
@@ -328,6 +333,16 @@ def _request(conv: Conversation, messages: list[Message], writer: AnthropicWrite
     body: dict[str, Any] = (
         dict(conv.metadata) if own else _request_fields(dict(conv.metadata), losses)
     )
+    if not own and body.get("max_tokens") is None:
+        # The API refuses a request without max_tokens; the source set no limit of its own.
+        body["max_tokens"] = DEFAULT_MAX_TOKENS
+        warnings.warn(
+            LossyConversionWarning(
+                f"the request: no max_tokens in the source; wrote {DEFAULT_MAX_TOKENS}, "
+                "which the Anthropic API requires"
+            ),
+            stacklevel=4,
+        )
     system: list[Message] = []
     turns: list[tuple[str, Any]] = []
     extras: dict[int, dict[str, Any]] = {}

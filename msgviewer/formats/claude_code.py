@@ -22,7 +22,13 @@ from ..core.message import Message, ToolCall
 from ._anthropic_read import AnthropicReader, read_usage
 from ._anthropic_write import AnthropicWriter, write_usage
 from ._claude_code_chain import CHAIN_TYPES, Unit, layout
-from ._provider_common import Losses, own_metadata, pair_tool_ids, place_tool_calls
+from ._provider_common import (
+    Losses,
+    add_kept,
+    own_metadata,
+    pair_tool_ids,
+    place_tool_calls,
+)
 from .base import Context, Conversation, Format, message_where
 from .io import jsonl_bytes
 
@@ -33,6 +39,10 @@ _OTHER_TYPES = frozenset({"summary", "file-history-snapshot", "queue-operation"}
 _FAMILY = frozenset({"anthropic", "claude-code"})
 _message = builder(Message)  # for the roles and content read below: already canonical
 _STR_OR_NONE = (str, type(None))
+# Fields the writer sets itself, by level: kept metadata never replaces them.
+_SYSTEM_WRITTEN = frozenset({"content"})
+_LINE_WRITTEN = frozenset({"message", "toolUseResult"})
+_INNER_WRITTEN = frozenset({"id", "role", "content", "usage"})
 
 
 def sniff(value: Any) -> bool:
@@ -238,10 +248,15 @@ class _Writer:
         if m.name is not None and m.role != "tool":
             self.losses.add("participant name", where)
         split = meta.pop(SPLIT_LINES, None)
+        for key in ("parentUuid", "logicalParentUuid"):
+            if not isinstance(meta.get(key), _STR_OR_NONE):  # the reader refuses other types
+                self.losses.add(f"{key} that is not a string", where)
+                del meta[key]
         if m.role == "system":
             if not self.own:
                 self.losses.add("system prompt (written as a system note line)", where)
-            line = {"type": "system", **meta, "content": m.text}
+            line = add_kept({"type": "system"}, meta, self.losses, where, _SYSTEM_WRITTEN)
+            line["content"] = m.text
             if not self.own:
                 line.update(sessionId=self.session, isMeta=False, level="info")
             return [line]
@@ -249,7 +264,8 @@ class _Writer:
         if m.role == "assistant":
             inner: dict[str, Any] = {} if m.id is None else {"id": m.id}
             if self.own:
-                inner.update((k, v) for k, v in m.response_metadata.items() if k != "usage")
+                meta_fields = {k: v for k, v in m.response_metadata.items() if k != "usage"}
+                add_kept(inner, meta_fields, self.losses, where, _INNER_WRITTEN)
             else:
                 inner["type"] = "message"
                 if m.model:
@@ -264,16 +280,14 @@ class _Writer:
         else:
             inner = {"role": "user", "content": content}
             if self.own:
-                inner.update(m.response_metadata)
+                add_kept(inner, m.response_metadata, self.losses, where)
         if isinstance(split, list) and isinstance(content, list):
             parts = _split(split, content)
             if parts is not None:
                 return parts
-        line = {
-            "type": "assistant" if m.role == "assistant" else "user",
-            **meta,
-            "message": inner,
-        }
+        line = {"type": "assistant" if m.role == "assistant" else "user"}
+        add_kept(line, meta, self.losses, where, _LINE_WRITTEN)
+        line["message"] = inner
         if not self.own:
             line.update(isSidechain=False, userType="external", sessionId=self.session)
         if m.artifacts:

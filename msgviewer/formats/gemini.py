@@ -375,7 +375,7 @@ class _Writer:
             if m.role == "assistant":
                 calls = [(c, self.parts.call(c, where)) for c in m.tool_calls]
                 for bad in m.invalid_tool_calls:  # kept as a call so its result stays linked
-                    call = ToolCall(bad.id, bad.name or "unknown", {})
+                    call = ToolCall(bad.id, bad.name or "unknown", {}, extra=bad.extra)
                     calls.append((call, self.parts.call(call, where)))
                     self.losses.add("unparsable tool call arguments (written as {})", where)
                 turns.append(("model", interleave_calls(parts, calls), self._content_rest(m)))

@@ -19,7 +19,7 @@ from msgviewer.core.blocks import (
     ToolResultBlock,
     UnknownBlock,
 )
-from msgviewer.core.message import Message, ToolCall
+from msgviewer.core.message import InvalidToolCall, Message, ToolCall
 from msgviewer.core.usage import Usage
 from msgviewer.formats import (
     Conversation,
@@ -449,3 +449,55 @@ def test_other_formats_export_valid_requests(name: str) -> None:
     conv = load_sample(name)
     body = check_anthropic_export(quiet_dumps(conv, "anthropic"))
     assert client_pairs(_read(body).messages) == client_pairs(conv.messages)
+
+
+def test_a_converted_request_gets_max_tokens() -> None:
+    # The API refuses a request without max_tokens: the source's limit, else a default.
+    gemini = Conversation(
+        (Message.user("hi"),),
+        format="gemini",
+        metadata={"generationConfig": {"maxOutputTokens": 77}},
+    )
+    assert orjson.loads(dumps(gemini, format="anthropic"))["max_tokens"] == 77
+    openai = Conversation((Message.user("hi"),), "openai-chat", {"max_completion_tokens": 12})
+    assert orjson.loads(dumps(openai, format="anthropic"))["max_tokens"] == 12
+    with pytest.warns(LossyConversionWarning, match="no max_tokens in the source; wrote 4096"):
+        body = orjson.loads(
+            dumps(Conversation((Message.user("hi"),), "openai-chat"), format="anthropic")
+        )
+    assert body["max_tokens"] == 4096
+    # Anthropic's own request is written as it came, with or without one.
+    own = _read({"messages": [{"role": "user", "content": "hi"}]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert "max_tokens" not in orjson.loads(dumps(own, format="anthropic"))
+
+
+def test_an_invalid_call_without_id_is_written_with_one() -> None:
+    bad = InvalidToolCall(None, "lookup", '{"q": ', "truncated")
+    conv = Conversation(
+        (
+            Message.user("Look it up."),
+            Message.assistant("", invalid_tool_calls=(bad,)),
+            Message.tool("no result", tool_call_id=None, name="lookup"),
+        ),
+        format="openai-chat",
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        body = orjson.loads(dumps(conv, format="anthropic"))
+    [call] = body["messages"][1]["content"]
+    [result] = body["messages"][2]["content"]
+    assert isinstance(call["id"], str) and result["tool_use_id"] == call["id"]
+    assert client_pairs(_read(body).messages) == [("lookup", "no result", False)]
+
+
+def test_block_extra_never_replaces_written_fields() -> None:
+    call = ToolCall("toolu_1", "lookup", {"q": 1}, extra={"type": "text", "id": "other"})
+    text = TextBlock("hello", extra={"type": "image", "cache_control": {"type": "ephemeral"}})
+    conv = Conversation((Message.assistant((text,), tool_calls=(call,)),), format="anthropic")
+    with pytest.warns(LossyConversionWarning, match="'type'"):
+        body = orjson.loads(dumps(conv, format="anthropic"))
+    [wire_text, wire_call] = body["messages"][0]["content"]
+    assert wire_text == {"type": "text", "text": "hello", "cache_control": {"type": "ephemeral"}}
+    assert wire_call == {"type": "tool_use", "id": "toolu_1", "name": "lookup", "input": {"q": 1}}

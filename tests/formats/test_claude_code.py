@@ -316,3 +316,27 @@ def test_tool_messages_become_tool_result_lines() -> None:
         {"type": "tool_result", "tool_use_id": "c1", "content": "-3°C"}
     ]
     assert result["parentUuid"] == out[1]["uuid"]
+
+
+def test_kept_fields_never_replace_written_ones() -> None:
+    # Metadata naming a line field the writer sets (type, message...) is reported, not written.
+    meta = {"type": "summary", "message": "x", "parentUuid": ["not", "a", "uuid"], "cwd": "/w"}
+    conv = Conversation(
+        (
+            Message.user("hi", metadata=meta),
+            Message.assistant("hello", response_metadata={"role": "user", "model": "claude-x"}),
+        ),
+        format="claude-code",
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        data = dumps(conv, format="claude-code")
+    text = " ".join(str(w.message) for w in caught)
+    assert "'type'" in text and "'message'" in text and "'role'" in text and "parentUuid" in text
+    user, assistant = _lines(data)
+    assert user["type"] == "user" and user["message"] == {"role": "user", "content": "hi"}
+    assert user["cwd"] == "/w" and user["parentUuid"] is None
+    assert assistant["message"]["role"] == "assistant"
+    back = _read(_lines(data))
+    assert [m.role for m in back.messages] == ["user", "assistant"]
+    assert back.messages[1].response_metadata == {"model": "claude-x"}

@@ -113,8 +113,6 @@ def test_generated_history_native_round_trip_is_exact(history: list[Any]) -> Non
 # Formats whose writers, given some generated history, write what their own reader refuses
 # or reads differently on the second trip (reported to their authors). Strict: a fix shows.
 UNSTABLE = {
-    "anthropic": "an invalid tool call without an id is written as a tool_use with id null",
-    "claude-code": "an invalid tool call without an id is written as a tool_use with id null",
     "gemini": "a tool result block in an assistant message lands in a model turn",
     "langchain": "extra and metadata keys (id, type...) override the fields the writer sets",
     "inspect": "an unknown block whose data is not a typed object is written as a content item",
@@ -218,9 +216,6 @@ def _with_block(raw: bytes, index: int) -> tuple[str, bytes] | None:
 # Losses measured when these tests were written, each reported to the format's author. The
 # test fails when one of them is fixed too, so that its entry is removed here.
 KNOWN_LOSSES: dict[str, set[str]] = {
-    # An unknown block in the top-level system list; a citation of an unknown type.
-    "anthropic-agent.json blocks": {"$.system", "$.messages[5].content[4].citations"},
-    "anthropic-response.json blocks": {"$.content[2].citations"},
     # An unknown field on a user content holding function responses.
     "gemini-agent.json fields": {"$.contents[2]"},
     # Unknown fields beside "type"/"data" of messages_to_dict output and in usage_metadata;
