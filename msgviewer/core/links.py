@@ -20,9 +20,8 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator, Sequence
-from typing import Any
 
-from ._frozen import value
+from ._frozen import builder, value
 from .blocks import ServerToolCallBlock, ServerToolResultBlock, ToolCallBlock, ToolResultBlock
 from .message import Message
 
@@ -92,7 +91,7 @@ class ToolLinks:
         result_call: list[int],
         calls_at: dict[int, tuple[int, int]],
         results_at: dict[int, tuple[int, int]],
-        call_by_id: dict[Any, int],
+        call_by_id: tuple[dict[str, int], dict[str, int]],
         duplicate_ids: tuple[str, ...],
     ) -> None:
         self.calls = calls
@@ -112,7 +111,7 @@ class ToolLinks:
     def call_for(self, call_id: str, *, server: bool | None = None) -> CallRef | None:
         """The (first) call with ``call_id``; client calls first unless ``server`` is given."""
         for srv in (False, True) if server is None else (server,):
-            i = self._call_by_id.get((srv, call_id))
+            i = self._call_by_id[srv].get(call_id)
             if i is not None:
                 return self.calls[i]
         return None
@@ -231,74 +230,120 @@ def link_tools(messages: Sequence[Message]) -> ToolLinks:
 
 
 def _link(messages: Sequence[Message]) -> ToolLinks:
-    # Raw rows first; refs are built once the pairing (and so a result's name) is known.
+    # One pass, written out flat: at 100k messages every call and attribute lookup per tool
+    # call counts. Calls become refs at once; results are kept as raw rows and become refs
+    # once the pairing (and so a result's name) is known.
     calls: list[CallRef] = []
     res_rows: list[tuple[int, int | None, bool, str | None, str | None, bool]] = []
     call_result: list[int] = []
     result_call: list[int] = []
     calls_at: dict[int, tuple[int, int]] = {}
     results_at: dict[int, tuple[int, int]] = {}
-    call_by_id: dict[Any, int] = {}
+    # Per id space (client, server): the first call with each id; the earliest still
+    # unanswered call with each id, and the later unanswered ones queued behind it (only
+    # repeated ids ever have a queue).
+    first: tuple[dict[str, int], dict[str, int]] = ({}, {})
+    waiting: tuple[dict[str, int], dict[str, int]] = ({}, {})
+    queued: tuple[dict[str, list[int]], dict[str, list[int]]] = ({}, {})
     duplicates: dict[str, None] = {}
-    open_calls: dict[Any, list[int]] = {}
     pending: list[int] = []  # results seen before any call with their id
+    call_ref = builder(CallRef)
+    tool_result, server_call, server_result = (
+        ToolResultBlock,
+        ServerToolCallBlock,
+        ServerToolResultBlock,
+    )
+    call_block = ToolCallBlock
 
-    def add_call(ref: CallRef) -> None:
-        key = (ref.server, ref.call_id)
+    def add_call(ref: CallRef, cid: str | None, server: bool) -> None:
         i = len(calls)
         calls.append(ref)
         call_result.append(-1)
-        if ref.call_id is None:
+        if cid is None:
             return  # nothing can answer a call without an id
-        if key in call_by_id:
-            duplicates[ref.call_id] = None
+        if cid in first[server]:
+            duplicates[cid] = None
+            if cid in waiting[server]:
+                queued[server].setdefault(cid, []).append(i)
+                return
         else:
-            call_by_id[key] = i
-        waiting = open_calls.get(key)
-        if waiting is None:
-            open_calls[key] = [i]
-        else:
-            waiting.append(i)
+            first[server][cid] = i
+        waiting[server][cid] = i
 
     def add_result(row: tuple[int, int | None, bool, str | None, str | None, bool]) -> None:
         j = len(res_rows)
         res_rows.append(row)
-        result_call.append(-1)
-        call_id = row[4]
-        waiting = open_calls.get((row[5], call_id)) if call_id is not None else None
-        if waiting:
-            i = waiting.pop(0)
-            call_result[i] = j
-            result_call[j] = i
-        elif call_id is not None:
+        cid = row[4]
+        if cid is None:
+            result_call.append(-1)
+            return
+        server = row[5]
+        i = waiting[server].pop(cid, -1)
+        result_call.append(i)
+        if i < 0:
             pending.append(j)
+            return
+        call_result[i] = j
+        queue = queued[server].get(cid)
+        if queue:
+            waiting[server][cid] = queue.pop(0)
 
+    client_first, client_waiting = first[False], waiting[False]
     for mi, m in enumerate(messages):
         content = m.content
-        is_tool = m.role == "tool"
-        if not (is_tool or m.tool_calls or m.invalid_tool_calls or type(content) is tuple):
-            continue  # the common plain-text message: nothing to link
-        n_calls = len(calls)
-        n_results = len(res_rows)
-        if is_tool:
-            add_result((mi, None, m.is_error, m.name, m.tool_call_id, False))
+        tool_calls = m.tool_calls
+        if m.role == "tool":
+            cid = m.tool_call_id
+            if (
+                type(content) is str
+                and cid is not None
+                and not tool_calls
+                and not m.invalid_tool_calls
+                and not queued[False]
+            ):
+                # The common tool message: one result, answering a call by a unique id.
+                j = len(res_rows)
+                res_rows.append((mi, None, m.is_error, m.name, cid, False))
+                i = client_waiting.pop(cid, -1)
+                result_call.append(i)
+                if i < 0:
+                    pending.append(j)
+                else:
+                    call_result[i] = j
+                results_at[mi] = (j, j + 1)
+                continue
+            n_calls, n_results = len(calls), len(res_rows)
+            add_result((mi, None, m.is_error, m.name, cid, False))
+        elif type(content) is str:
+            if not tool_calls and not m.invalid_tool_calls:
+                continue  # the common plain-text message: nothing to link
+            n_calls, n_results = len(calls), len(res_rows)
+        else:
+            n_calls, n_results = len(calls), len(res_rows)
         if type(content) is tuple:
             for bi, b in enumerate(content):
                 t = type(b)
-                if t is ToolCallBlock:
-                    add_call(CallRef(mi, bi, None, b.name, b.id))
-                elif t is ToolResultBlock:
+                if t is call_block:
+                    add_call(call_ref(mi, bi, None, b.name, b.id, False, False), b.id, False)
+                elif t is tool_result:
                     add_result((mi, bi, b.is_error, None, b.tool_call_id, False))
-                elif t is ServerToolCallBlock:
-                    add_call(CallRef(mi, bi, None, b.name, b.id, True))
-                elif t is ServerToolResultBlock:
+                elif t is server_call:
+                    add_call(call_ref(mi, bi, None, b.name, b.id, True, False), b.id, True)
+                elif t is server_result:
                     add_result((mi, bi, _server_is_error(b), None, b.tool_call_id, True))
-        if m.tool_calls:
-            for ci, c in enumerate(m.tool_calls):
-                add_call(CallRef(mi, None, ci, c.name, c.id))
+        if tool_calls:
+            for ci, c in enumerate(tool_calls):
+                cid = c.id
+                ref = call_ref(mi, None, ci, c.name, cid, False, False)
+                if cid is None or cid in client_first:
+                    add_call(ref, cid, False)  # a missing or repeated id: the careful path
+                else:
+                    client_first[cid] = client_waiting[cid] = len(calls)
+                    calls.append(ref)
+                    call_result.append(-1)
         if m.invalid_tool_calls:
             for ci, c in enumerate(m.invalid_tool_calls):
-                add_call(CallRef(mi, None, ci, c.name, c.id, False, True))
+                add_call(call_ref(mi, None, ci, c.name, c.id, False, True), c.id, False)
         if len(calls) != n_calls:
             calls_at[mi] = (n_calls, len(calls))
         if len(res_rows) != n_results:
@@ -306,18 +351,22 @@ def _link(messages: Sequence[Message]) -> ToolLinks:
 
     # Results that came before any call with their id: pair them with later calls, in order.
     for j in pending:
-        row = res_rows[j]
-        waiting = open_calls.get((row[5], row[4]))
-        if waiting:
-            i = waiting.pop(0)
+        _, _, _, _, cid, server = res_rows[j]
+        i = waiting[server].pop(cid, -1)  # type: ignore[arg-type]
+        if i >= 0:
             call_result[i] = j
             result_call[j] = i
+            queue = queued[server].get(cid)  # type: ignore[arg-type]
+            if queue:
+                waiting[server][cid] = queue.pop(0)  # type: ignore[index]
 
+    result_ref = builder(ResultRef)
     results: list[ResultRef] = []
-    for j, (mi, bi, is_error, name, call_id, server) in enumerate(res_rows):
-        if name is None and result_call[j] >= 0:
-            name = calls[result_call[j]].name
-        results.append(ResultRef(mi, bi, is_error, name, call_id, server))
+    append = results.append
+    for (mi, bi, is_error, name, cid, server), i in zip(res_rows, result_call, strict=True):
+        if name is None and i >= 0:
+            name = calls[i].name
+        append(result_ref(mi, bi, is_error, name, cid, server))
 
     return ToolLinks(
         tuple(calls),
@@ -326,6 +375,6 @@ def _link(messages: Sequence[Message]) -> ToolLinks:
         result_call,
         calls_at,
         results_at,
-        call_by_id,
+        first,
         tuple(duplicates),
     )
