@@ -273,6 +273,8 @@ class PartWriter:
         self.losses = losses
         self.spell = spell
         self.trusted = trusted
+        self.hidden_ids: set[str | None] = set()
+        """Ids of calls written without their (made-up) id: results leave them out too."""
 
     def _meta(self, extra: dict[str, Any], where: str, *, skip: tuple[str, ...] = ()) -> dict:
         out = {}
@@ -384,7 +386,7 @@ class PartWriter:
             if any(type(b) is not TextBlock for b in content):
                 self.losses.add("non-text tool result content", where)
         inner: dict[str, Any] = {}
-        if call_id is not None and not meta.get(SYNTHETIC_ID):
+        if call_id is not None and not meta.get(SYNTHETIC_ID) and call_id not in self.hidden_ids:
             inner["id"] = call_id
         inner["name"] = name or "unknown"
         if name is None:

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..core.blocks import Block, ToolCallBlock
-from ..core.message import Message, ToolCall
+from ..core.blocks import Block, ToolCallBlock, ToolResultBlock
+from ..core.message import InvalidToolCall, Message, ToolCall
 from ._gemini_parts import (
     PartReader,
     PartWriter,
@@ -43,6 +43,7 @@ from .io import json_bytes
 NAME = "gemini"
 FILE_INFO = "gemini_file"
 _ROLES = ("user", "model", "function")
+_FILE_ROLES = (None, "function")  # a user content's role as metadata keeps it: none, or old
 
 # -- detection --------------------------------------------------------------------------
 
@@ -347,6 +348,10 @@ class _Writer:
                 if turns:
                     self.losses.add("system message moved to the system instruction", where)
                 for k, b in enumerate(m.blocks):
+                    if type(b) is ToolCallBlock or type(b) is ToolResultBlock:
+                        # a system instruction holds no calls or results
+                        self.losses.add(f"{b.type} block in a system message", where)
+                        continue
                     part = self.parts.block(b, f"{where}, block {k}", names)
                     if part is not None:
                         system.append(part)
@@ -354,7 +359,11 @@ class _Writer:
                     system_meta = m.metadata["systemInstruction"]
                 continue
             # the content role as the file had it: "function" (old files) or none at all
-            role = m.metadata["role"] if self.own and "role" in m.metadata else "user"
+            role = (
+                m.metadata["role"]
+                if self.own and m.metadata.get("role", 0) in _FILE_ROLES
+                else "user"
+            )
             if m.role == "tool":
                 meta = m.metadata if self.own else {SYNTHETIC_ID: m.metadata.get(SYNTHETIC_ID)}
                 part = self.parts.result(
@@ -365,27 +374,44 @@ class _Writer:
                     meta,
                     where,
                 )
-                turns.append(("function" if role == "function" else "user", [part], {}))
+                rest = self._content_rest(m, where)
+                turns.append(("function" if role == "function" else "user", [part], rest))
                 continue
             parts = []
+            results = []  # tool results in an assistant message: a model turn cannot hold them
             for k, b in enumerate(m.blocks):
                 part = self.parts.block(b, f"{where}, block {k}", names)
-                if part is not None:
+                if part is None:
+                    continue
+                if m.role == "assistant" and type(b) is ToolResultBlock:
+                    results.append(part)
+                else:
                     parts.append(part)
+            if results:
+                self.losses.add("tool result in an assistant message (moved to a user turn)", where)
             if m.role == "assistant":
                 calls = [(c, self.parts.call(c, where)) for c in m.tool_calls]
                 for bad in m.invalid_tool_calls:  # kept as a call so its result stays linked
                     call = ToolCall(bad.id, bad.name or "unknown", {}, extra=bad.extra)
                     calls.append((call, self.parts.call(call, where)))
                     self.losses.add("unparsable tool call arguments (written as {})", where)
-                turns.append(("model", interleave_calls(parts, calls), self._content_rest(m)))
+                turns.append(
+                    ("model", interleave_calls(parts, calls), self._content_rest(m, where))
+                )
+                if results:
+                    turns.append(("user", results, {}))
             else:
-                turns.append((role, parts, self._content_rest(m)))
+                turns.append((role, parts, self._content_rest(m, where)))
         return system, system_meta, _merge(turns)
 
-    def _content_rest(self, m: Message) -> dict[str, Any]:
+    def _content_rest(self, m: Message, where: str) -> dict[str, Any]:
         rest = m.metadata.get("content") if self.own else None
-        return rest if isinstance(rest, dict) else {}
+        if not isinstance(rest, dict):
+            return {}
+        if "role" in rest or "parts" in rest:  # the writer sets those
+            self.losses.add("content fields 'role' and 'parts' from metadata", where)
+            rest = {k: v for k, v in rest.items() if k not in ("role", "parts")}
+        return rest
 
     def _losses(self, m: Message, where: str, response: bool) -> None:
         if m.id is not None:
@@ -404,6 +430,14 @@ class _Writer:
     def write(self) -> bytes:
         s = self.spell
         messages, names = pair_tool_ids(self.conv.messages)
+        # A call written without its made-up id is answered without one too (matched by name
+        # and order on reading), or the two would no longer link.
+        self.parts.hidden_ids = {
+            c.id
+            for m in messages
+            for c in (*m.tool_calls, *m.invalid_tool_calls, *m.blocks)
+            if type(c) in (ToolCall, InvalidToolCall, ToolCallBlock) and c.extra.get(SYNTHETIC_ID)
+        }
         shape = self.info.get("shape")
         convo = [m for m in messages if m.role != "system"]
         if shape == "response" and self.own and len(convo) == 1 and convo[0].role == "assistant":
@@ -442,12 +476,18 @@ class _Writer:
 
 
 def _merge(turns: list[tuple[Any, list[dict[str, Any]], dict[str, Any]]]) -> list[dict]:
-    """Consecutive same-role turns become one content; function responses come first."""
+    """Consecutive same-role turns become one content; function responses come first.
+
+    A turn with content fields of its own starts a new content, unless the content before has
+    the same ones (the messages one content was read into all carry its fields).
+    """
     out: list[dict[str, Any]] = []
+    last_rest: dict[str, Any] = {}
     for role, parts, rest in turns:
-        if out and out[-1].get("role", None) == role and not rest:
+        if out and out[-1].get("role", None) == role and (not rest or rest == last_rest):
             out[-1]["parts"].extend(parts)
             continue
+        last_rest = rest
         content: dict[str, Any] = dict(rest)
         if role is not None:
             content["role"] = role

@@ -14,6 +14,7 @@ from msgviewer.core.blocks import (
     ServerToolCallBlock,
     ServerToolResultBlock,
     TextBlock,
+    ToolResultBlock,
     UnknownBlock,
 )
 from msgviewer.core.message import Message, ToolCall
@@ -343,3 +344,43 @@ def test_conversion_keeps_tool_links(target: str) -> None:
     for _conv, back in convert_and_read_back([conv], target):
         if back is not None:
             assert [client_pairs(c.messages, errors=False) for c in back] == [expected]
+
+
+def test_function_response_content_keeps_its_fields() -> None:
+    call = {"functionCall": {"name": "f", "args": {}}}
+    answer = {"functionResponse": {"name": "f", "response": {"output": "1"}}}
+    body = _body(
+        {"role": "model", "parts": [call, call]},
+        {"role": "user", "parts": [answer, answer], "x_note": {"kept": True}},
+    )
+    assert _round_trip(body) == body
+
+
+def test_tool_result_in_an_assistant_message_goes_to_a_user_turn() -> None:
+    call = ToolCall("c1", "lookup", {"q": 1})
+    reply = Message.assistant((ToolResultBlock("c1", "42"), TextBlock("done")), tool_calls=(call,))
+    conv = Conversation((Message.user("go"), reply), format="gemini")
+    with pytest.warns(LossyConversionWarning, match="tool result in an assistant message"):
+        body = orjson.loads(dumps(conv, format="gemini"))
+    assert [c["role"] for c in body["contents"]] == ["user", "model", "user"]
+    assert "functionResponse" in body["contents"][2]["parts"][0]
+    assert client_pairs(_read(body).messages) == [("lookup", "42", False)]
+
+
+def test_made_up_call_ids_are_left_out_on_both_ends() -> None:
+    # A call whose id was made up (ShareGPT, say) is written without it, and so is the
+    # response answering it: both link again by name and order when read.
+    call = ToolCall("sharegpt_0", "lookup", {}, extra={"synthetic_id": True})
+    conv = Conversation(
+        (
+            Message.user("go"),
+            Message.assistant("", tool_calls=(call,)),
+            Message.tool("42", tool_call_id="sharegpt_0", name="lookup"),
+        ),
+        format="sharegpt",
+    )
+    body = orjson.loads(quiet_dumps(conv, "gemini"))
+    _, model, user = body["contents"]
+    assert "id" not in model["parts"][0]["functionCall"]
+    assert "id" not in user["parts"][0]["functionResponse"]
+    assert client_pairs(_read(body).messages) == [("lookup", "42", False)]

@@ -288,20 +288,7 @@ def test_lookalikes_are_not_sharegpt(value: Any) -> None:
 # -- conversion ----------------------------------------------------------------------------
 
 
-# The gemini writer drops a synthetic id from a functionCall but keeps it on the
-# functionResponse (it looks for the marker on the tool message, not on the call it answers).
-_KNOWN_BROKEN = {"gemini": "gemini writer: synthetic call id kept on the functionResponse only"}
-
-
-@pytest.mark.parametrize(
-    "target",
-    [
-        pytest.param(t, marks=pytest.mark.xfail(reason=_KNOWN_BROKEN[t], strict=False))
-        if t in _KNOWN_BROKEN
-        else t
-        for t in writable_targets({"sharegpt"})
-    ],
-)
+@pytest.mark.parametrize("target", writable_targets({"sharegpt"}))
 def test_conversion_keeps_tool_linkage(sample: list[Conversation], target: str) -> None:
     for conv, back in convert_and_read_back(sample, target):
         if back is None:

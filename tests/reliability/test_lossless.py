@@ -113,7 +113,6 @@ def test_generated_history_native_round_trip_is_exact(history: list[Any]) -> Non
 # Formats whose writers, given some generated history, write what their own reader refuses
 # or reads differently on the second trip (reported to their authors). Strict: a fix shows.
 UNSTABLE = {
-    "gemini": "a tool result block in an assistant message lands in a model turn",
     "langchain": "extra and metadata keys (id, type...) override the fields the writer sets",
     "inspect": "an unknown block whose data is not a typed object is written as a content item",
     "pydantic-ai": "a tool result without a call id is written with tool_call_id null",
@@ -216,8 +215,6 @@ def _with_block(raw: bytes, index: int) -> tuple[str, bytes] | None:
 # Losses measured when these tests were written, each reported to the format's author. The
 # test fails when one of them is fixed too, so that its entry is removed here.
 KNOWN_LOSSES: dict[str, set[str]] = {
-    # An unknown field on a user content holding function responses.
-    "gemini-agent.json fields": {"$.contents[2]"},
     # Unknown fields beside "type"/"data" of messages_to_dict output and in usage_metadata;
     # tool calls and invalid tool calls whose "type" is not "tool_call"/"invalid_tool_call".
     "langchain-agent.json fields": {
