@@ -69,42 +69,80 @@ def _server_is_error(block: ServerToolResultBlock) -> bool:
     return isinstance(content, dict) and str(content.get("type", "")).endswith("_error")
 
 
+_CallRow = tuple[int, "int | None", "int | None", "str | None", "str | None", bool, bool]
+_ResultRow = tuple[int, "int | None", bool, "str | None", "str | None", bool]
+
+
 class ToolLinks:
-    """The pairing of a history's tool calls and results. Built by ``link_tools``."""
+    """The pairing of a history's tool calls and results. Built by ``link_tools``.
+
+    The pairing is kept as plain rows (the fields of ``CallRef``/``ResultRef`` in order);
+    the refs are made on first use, so linking a large history for a count or a lint builds
+    no per-call objects.
+    """
 
     __slots__ = (
         "_call_by_id",
         "_call_result",
+        "_call_rows",
+        "_calls",
         "_calls_at",
+        "_irregular",
         "_result_call",
+        "_result_rows",
+        "_results",
         "_results_at",
-        "calls",
         "duplicate_ids",
-        "results",
     )
 
     def __init__(
         self,
-        calls: tuple[CallRef, ...],
-        results: tuple[ResultRef, ...],
+        call_rows: list[_CallRow],
+        result_rows: list[_ResultRow],
         call_result: list[int],
         result_call: list[int],
         calls_at: dict[int, tuple[int, int]],
         results_at: dict[int, tuple[int, int]],
         call_by_id: tuple[dict[str, int], dict[str, int]],
         duplicate_ids: tuple[str, ...],
+        irregular: list[int],
     ) -> None:
-        self.calls = calls
-        """Every call, in history order."""
-        self.results = results
-        """Every result, in history order."""
         self.duplicate_ids = duplicate_ids
         """Call ids used by more than one call, in order of first use."""
+        self._call_rows = call_rows
+        self._result_rows = result_rows
         self._call_result = call_result
         self._result_call = result_call
         self._calls_at = calls_at
         self._results_at = results_at
         self._call_by_id = call_by_id
+        self._irregular = irregular  # calls without an id, with a repeated id, or invalid
+        self._calls: tuple[CallRef, ...] | None = None
+        self._results: tuple[ResultRef, ...] | None = None
+
+    @property
+    def calls(self) -> tuple[CallRef, ...]:
+        """Every call, in history order."""
+        if self._calls is None:
+            build = builder(CallRef)
+            self._calls = tuple([build(*row) for row in self._call_rows])
+        return self._calls
+
+    @property
+    def results(self) -> tuple[ResultRef, ...]:
+        """Every result, in history order."""
+        if self._results is None:
+            build = builder(ResultRef)
+            rows = self._call_rows
+            out = []
+            for (mi, bi, is_error, name, cid, server), i in zip(
+                self._result_rows, self._result_call, strict=True
+            ):
+                if name is None and i >= 0:
+                    name = rows[i][3]  # a result block is named after the call it answers
+                out.append(build(mi, bi, is_error, name, cid, server))
+            self._results = tuple(out)
+        return self._results
 
     # -- by id ----------------------------------------------------------------------------
 
@@ -231,10 +269,9 @@ def link_tools(messages: Sequence[Message]) -> ToolLinks:
 
 def _link(messages: Sequence[Message]) -> ToolLinks:
     # One pass, written out flat: at 100k messages every call and attribute lookup per tool
-    # call counts. Calls become refs at once; results are kept as raw rows and become refs
-    # once the pairing (and so a result's name) is known.
-    calls: list[CallRef] = []
-    res_rows: list[tuple[int, int | None, bool, str | None, str | None, bool]] = []
+    # call counts. Calls and results are kept as rows; ToolLinks makes refs of them on use.
+    calls: list[_CallRow] = []
+    res_rows: list[_ResultRow] = []
     call_result: list[int] = []
     result_call: list[int] = []
     calls_at: dict[int, tuple[int, int]] = {}
@@ -247,30 +284,28 @@ def _link(messages: Sequence[Message]) -> ToolLinks:
     queued: tuple[dict[str, list[int]], dict[str, list[int]]] = ({}, {})
     duplicates: dict[str, None] = {}
     pending: list[int] = []  # results seen before any call with their id
-    call_ref = builder(CallRef)
-    tool_result, server_call, server_result = (
-        ToolResultBlock,
-        ServerToolCallBlock,
-        ServerToolResultBlock,
-    )
-    call_block = ToolCallBlock
+    irregular: list[int] = []
 
-    def add_call(ref: CallRef, cid: str | None, server: bool) -> None:
+    def add_call(row: _CallRow, cid: str | None, server: bool) -> None:
         i = len(calls)
-        calls.append(ref)
+        calls.append(row)
         call_result.append(-1)
         if cid is None:
+            irregular.append(i)
             return  # nothing can answer a call without an id
         if cid in first[server]:
+            irregular.append(i)
             duplicates[cid] = None
             if cid in waiting[server]:
                 queued[server].setdefault(cid, []).append(i)
                 return
         else:
+            if row[6]:
+                irregular.append(i)
             first[server][cid] = i
         waiting[server][cid] = i
 
-    def add_result(row: tuple[int, int | None, bool, str | None, str | None, bool]) -> None:
+    def add_result(row: _ResultRow) -> None:
         j = len(res_rows)
         res_rows.append(row)
         cid = row[4]
@@ -323,27 +358,27 @@ def _link(messages: Sequence[Message]) -> ToolLinks:
         if type(content) is tuple:
             for bi, b in enumerate(content):
                 t = type(b)
-                if t is call_block:
-                    add_call(call_ref(mi, bi, None, b.name, b.id, False, False), b.id, False)
-                elif t is tool_result:
+                if t is ToolCallBlock:
+                    add_call((mi, bi, None, b.name, b.id, False, False), b.id, False)
+                elif t is ToolResultBlock:
                     add_result((mi, bi, b.is_error, None, b.tool_call_id, False))
-                elif t is server_call:
-                    add_call(call_ref(mi, bi, None, b.name, b.id, True, False), b.id, True)
-                elif t is server_result:
+                elif t is ServerToolCallBlock:
+                    add_call((mi, bi, None, b.name, b.id, True, False), b.id, True)
+                elif t is ServerToolResultBlock:
                     add_result((mi, bi, _server_is_error(b), None, b.tool_call_id, True))
         if tool_calls:
             for ci, c in enumerate(tool_calls):
                 cid = c.id
-                ref = call_ref(mi, None, ci, c.name, cid, False, False)
+                row = (mi, None, ci, c.name, cid, False, False)
                 if cid is None or cid in client_first:
-                    add_call(ref, cid, False)  # a missing or repeated id: the careful path
+                    add_call(row, cid, False)  # a missing or repeated id: the careful path
                 else:
                     client_first[cid] = client_waiting[cid] = len(calls)
-                    calls.append(ref)
+                    calls.append(row)
                     call_result.append(-1)
         if m.invalid_tool_calls:
             for ci, c in enumerate(m.invalid_tool_calls):
-                add_call(call_ref(mi, None, ci, c.name, c.id, False, True), c.id, False)
+                add_call((mi, None, ci, c.name, c.id, False, True), c.id, False)
         if len(calls) != n_calls:
             calls_at[mi] = (n_calls, len(calls))
         if len(res_rows) != n_results:
@@ -360,21 +395,14 @@ def _link(messages: Sequence[Message]) -> ToolLinks:
             if queue:
                 waiting[server][cid] = queue.pop(0)  # type: ignore[index]
 
-    result_ref = builder(ResultRef)
-    results: list[ResultRef] = []
-    append = results.append
-    for (mi, bi, is_error, name, cid, server), i in zip(res_rows, result_call, strict=True):
-        if name is None and i >= 0:
-            name = calls[i].name
-        append(result_ref(mi, bi, is_error, name, cid, server))
-
     return ToolLinks(
-        tuple(calls),
-        tuple(results),
+        calls,
+        res_rows,
         call_result,
         result_call,
         calls_at,
         results_at,
         first,
         tuple(duplicates),
+        irregular,
     )
