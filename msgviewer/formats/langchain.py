@@ -15,6 +15,7 @@ and any other field stay in ``message.metadata`` under their own names.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -74,6 +75,10 @@ _LC_METADATA = frozenset({"example", "tool_call_chunks", "chunk_position", "role
 
 CONVERSATION_KEY = "langchain"
 """``Conversation.metadata`` key recording the file's shape (plain dicts, ``messages`` object)."""
+
+ITEM_KEY = "langchain_item"
+"""``Message.metadata`` key holding the fields of a ``messages_to_dict`` item beside ``type``
+and ``data`` (none in LangChain's own output, kept for files that have them)."""
 
 
 # -- detection -----------------------------------------------------------------------------
@@ -163,10 +168,13 @@ def _read_message(
 ) -> tuple[Message | None, bool]:
     item = want_dict(item, "a message", ctx, path)
     kind = item.get("type")
+    item_fields: dict[str, Any] = {}
     if "data" in item and isinstance(kind, str):
         data = want_dict(item["data"], "message data", ctx, f"{path}.data")
         data_path = f"{path}.data"
         plain = False
+        if len(item) > 2:
+            item_fields = {k: v for k, v in item.items() if k not in ("type", "data")}
     else:
         data, data_path, plain = item, path, True
         kind = _PLAIN_ALIASES.get(kind, kind) if isinstance(kind, str) else kind
@@ -180,7 +188,10 @@ def _read_message(
         )
     if "content" not in data:
         raise ctx.error('a message needs "content"', data_path)
-    return _message(kind, data, ctx, data_path, blocks), plain
+    message = _message(kind, data, ctx, data_path, blocks)
+    if item_fields:
+        message = dataclasses.replace(message, metadata={**message.metadata, ITEM_KEY: item_fields})
+    return message, plain
 
 
 def _message(
@@ -260,7 +271,7 @@ def _tool_calls(value: Any, ctx: Context, path: str) -> tuple[ToolCall, ...]:
         name = want_str(call.get("name"), "tool call name", ctx, f"{sub}.name")
         args = want_dict(call.get("args"), "tool call args", ctx, f"{sub}.args")
         call_id = want_str(call.get("id"), "tool call id", ctx, f"{sub}.id", optional=True)
-        extra = {k: v for k, v in call.items() if k not in ("name", "args", "id", "type")}
+        extra = _call_rest(call, ("name", "args", "id"), "tool_call")
         out.append(ToolCall(call_id, name, args, extra=extra))
     return tuple(out)
 
@@ -274,9 +285,14 @@ def _invalid_calls(value: Any, ctx: Context, path: str) -> tuple[InvalidToolCall
             want_str(call.get(k), k, ctx, f"{sub}.{k}", optional=True)
             for k in ("id", "name", "args", "error")
         ]
-        extra = {k: v for k, v in call.items() if k not in ("id", "name", "args", "error", "type")}
+        extra = _call_rest(call, ("id", "name", "args", "error"), "invalid_tool_call")
         out.append(InvalidToolCall(*fields, extra=extra))
     return tuple(out)
+
+
+def _call_rest(call: dict[str, Any], mapped: tuple[str, ...], kind: str) -> dict[str, Any]:
+    """A call's other fields; its ``type`` too when it is not the usual ``kind``."""
+    return {k: v for k, v in call.items() if k not in mapped and (k != "type" or v != kind)}
 
 
 def _usage(value: Any, ctx: Context, path: str) -> Usage:
@@ -343,9 +359,21 @@ class _Writer:
             for block in message.blocks:
                 if type(block) is ToolCallBlock and block.id is not None:
                     self.call_names[block.id] = block.name
+            fields = message.metadata.get(ITEM_KEY) if self.native else None
+            fields = fields if isinstance(fields, dict) else {}
+            if fields and self.plain:
+                self.ctx.lossy("fields beside a message's type and data", message_where(i))
             for data in self.message(message, i):
-                kind = data["type"]
-                out.append(data if self.plain else {"type": kind, "data": data})
+                if self.plain:
+                    out.append(data)
+                    continue
+                item = {"type": data["type"], "data": data}
+                for key, value in fields.items():
+                    if key in item:
+                        self.ctx.lossy(f"message item field {key!r}", message_where(i))
+                    else:
+                        item[key] = value
+                out.append(item)
         return out
 
     def message(self, message: Message, i: int) -> list[dict[str, Any]]:
@@ -397,7 +425,7 @@ class _Writer:
             return content
         out: list[Any] = []
         for j, block in enumerate(content):
-            data = write_block(block)
+            data = write_block(block, lambda what, j=j: self.ctx.lossy(what, message_where(i, j)))
             if data is None:
                 self.ctx.lossy(f"a {block.type} block inside content", message_where(i, j))
             else:
@@ -436,11 +464,17 @@ class _Writer:
             data["tool_call_chunks"] = []
             data["chunk_position"] = None
         for key, value in message.metadata.items():
-            if key in ("type", "additional_kwargs") or (key == "role" and kind in _CHAT_TYPES):
+            if key in ("type", "additional_kwargs", ITEM_KEY) or (
+                key == "role" and kind in _CHAT_TYPES
+            ):
                 continue
             if key == "role" and value == "developer":
                 continue
-            if self.native or key in _LC_METADATA - {"role"}:
+            if key in _MAPPED or (key in data and key not in _LC_METADATA):
+                # A field the writer sets from the message itself: it wins.
+                if data.get(key, _ABSENT) != value:
+                    self.ctx.lossy(f"message field {key!r} (it would replace a written one)", where)
+            elif self.native or key in _LC_METADATA - {"role"}:
                 data[key] = value
             else:
                 self.ctx.lossy(f"message field {key!r}", where)
@@ -466,7 +500,8 @@ class _Writer:
         data["invalid_tool_calls"] = [
             self._call_extra(_invalid_out(c), c.extra, where) for c in message.invalid_tool_calls
         ]
-        data["usage_metadata"] = None if message.usage is None else usage_out(message.usage)
+        usage = message.usage
+        data["usage_metadata"] = None if usage is None else usage_out(usage, own=self.native)
 
     def _call_extra(
         self, call: dict[str, Any], extra: dict[str, Any], where: str
@@ -475,7 +510,12 @@ class _Writer:
         # only fields read from a LangChain file go back (other formats' are reported).
         if extra:
             if self.native:
-                call.update(extra)
+                for key, value in extra.items():
+                    # A call's own type was kept in extra when it was not the usual one.
+                    if key == "type" or key not in call:
+                        call[key] = value
+                    elif call[key] != value:
+                        self.ctx.lossy(f"tool call field {key!r} (it would replace one)", where)
             else:
                 self.ctx.lossy(f"tool call fields {', '.join(sorted(extra))}", where)
         return call
@@ -518,27 +558,27 @@ def _invalid_out(call: InvalidToolCall) -> dict[str, Any]:
     }
 
 
-def usage_out(usage: Usage) -> dict[str, Any]:
-    """Usage as ``usage_metadata``: the provider's own dict when it is one and still agrees."""
+def usage_out(usage: Usage, *, own: bool = False) -> dict[str, Any]:
+    """Usage as ``usage_metadata``: the raw dict when it is LangChain's and still agrees.
+
+    ``own``: the usage was read from a LangChain file, so its raw dict is ``usage_metadata``
+    (fields this version does not know included). Otherwise the raw dict may be another
+    provider's with the same count names (OpenAI Responses): only LangChain's keys pass.
+    """
     extra = usage.extra
     if (
         isinstance(extra, dict)
         and extra.get("input_tokens") == usage.input_tokens
         and extra.get("output_tokens") == usage.output_tokens
         and extra.get("total_tokens") == usage.total_tokens
-        and set(extra)
-        <= {
-            "input_tokens",
-            "output_tokens",
-            "total_tokens",
-            "input_token_details",
-            "output_token_details",
-        }
+        and (own or set(extra) <= _USAGE_KEYS)
     ):
         inputs = extra.get("input_token_details") or {}
         outputs = extra.get("output_token_details") or {}
         if (
-            (inputs.get("cache_read") or 0) == usage.cache_read_tokens
+            isinstance(inputs, dict)
+            and isinstance(outputs, dict)
+            and (inputs.get("cache_read") or 0) == usage.cache_read_tokens
             and (inputs.get("cache_creation") or 0) == usage.cache_write_tokens
             and (outputs.get("reasoning") or 0) == usage.reasoning_tokens
         ):
@@ -558,6 +598,12 @@ def usage_out(usage: Usage) -> dict[str, Any]:
     if usage.reasoning_tokens:
         out["output_token_details"] = {"reasoning": usage.reasoning_tokens}
     return out
+
+
+_USAGE_KEYS = frozenset(
+    {"input_tokens", "output_tokens", "total_tokens", "input_token_details", "output_token_details"}
+)
+_ABSENT = object()
 
 
 FORMAT = Format(

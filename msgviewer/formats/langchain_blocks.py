@@ -293,23 +293,39 @@ def _rest(item: dict[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
 # -- writing -------------------------------------------------------------------------------
 
 
-def write_block(block: Block) -> dict[str, Any] | None:
+Lost = Callable[[str], None]
+"""Told what a block's ``extra`` had that could not be written (a field it would replace)."""
+
+
+def write_block(block: Block, lost: Lost) -> dict[str, Any] | None:
     """One block as a LangChain content block; None for blocks LangChain has no place for
     inside content (tool results, which become tool messages)."""
     writer = _WRITERS.get(type(block))
     if writer is None:
         return None
-    return writer(block)
+    return writer(block, lost)
 
 
-def _text_out(block: TextBlock) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "text", "text": block.text, **block.extra}
-    if block.citations:
-        out["annotations"] = [_citation_out(c) for c in block.citations]
+def _add(out: dict[str, Any], extra: dict[str, Any], lost: Lost) -> dict[str, Any]:
+    """``out`` with the ``extra`` fields after its own; a written field is never replaced."""
+    for key, value in extra.items():
+        if key not in out:
+            out[key] = value
+        elif out[key] != value:
+            lost(f"block field {key!r} (it would replace a written one)")
     return out
 
 
-def _citation_out(block: CitationBlock) -> dict[str, Any]:
+def _text_out(block: TextBlock, lost: Lost) -> dict[str, Any]:
+    out = _add({"type": "text", "text": block.text}, block.extra, lost)
+    if block.citations:
+        if "annotations" in out:
+            lost("block field 'annotations' (it would replace a written one)")
+        out["annotations"] = [_citation_out(c, lost) for c in block.citations]
+    return out
+
+
+def _citation_out(block: CitationBlock, lost: Lost) -> dict[str, Any]:
     if set(block.extra) == {"annotation"} and block == CitationBlock(extra=block.extra):
         return block.extra["annotation"]
     out: dict[str, Any] = {"type": "citation"}
@@ -323,17 +339,17 @@ def _citation_out(block: CitationBlock) -> dict[str, Any]:
         value = getattr(block, ours)
         if value is not None:
             out[theirs] = value
-    out.update(block.extra)
-    return out
+    return _add(out, block.extra, lost)
 
 
-def _reasoning_out(block: ReasoningBlock) -> dict[str, Any]:
+def _reasoning_out(block: ReasoningBlock, lost: Lost) -> dict[str, Any]:
     extra = dict(block.extra)
     native = extra.pop(NATIVE, None)
     if native == "thinking" and not block.redacted:
-        return {"type": "thinking", "thinking": block.text, "signature": block.signature, **extra}
+        out = {"type": "thinking", "thinking": block.text, "signature": block.signature}
+        return _add(out, extra, lost)
     if native == "redacted_thinking" and block.redacted and block.data is not None:
-        return {"type": "redacted_thinking", "data": block.data, **extra}
+        return _add({"type": "redacted_thinking", "data": block.data}, extra, lost)
     out: dict[str, Any] = {"type": "reasoning"}
     if block.text:
         out["reasoning"] = block.text
@@ -342,13 +358,14 @@ def _reasoning_out(block: ReasoningBlock) -> dict[str, Any]:
         extras[_SIGNATURE] = block.signature
     if block.data is not None:
         extras[_REDACTED if block.redacted else _ENCRYPTED] = block.data
-    out.update(extra)
     if extras:
         out["extras"] = extras
-    return out
+    return _add(out, extra, lost)
 
 
-def _media_out(block: ImageBlock | AudioBlock | VideoBlock | FileBlock) -> dict[str, Any]:
+def _media_out(
+    block: ImageBlock | AudioBlock | VideoBlock | FileBlock, lost: Lost
+) -> dict[str, Any]:
     extra = dict(block.extra)
     native = extra.pop(NATIVE, None)
     if native in ("image_url", "image_url_str") and block.type == "image":
@@ -368,8 +385,7 @@ def _media_out(block: ImageBlock | AudioBlock | VideoBlock | FileBlock) -> dict[
             out = {"type": block.type, "source_type": source, key: value}
             if block.mime_type is not None:
                 out["mime_type"] = block.mime_type
-            out.update(extra)
-            return out
+            return _add(out, extra, lost)
     out = {"type": block.type}
     for ours, theirs in (
         ("url", "url"),
@@ -383,59 +399,46 @@ def _media_out(block: ImageBlock | AudioBlock | VideoBlock | FileBlock) -> dict[
     extras = dict(extra.pop("extras", None) or {})
     if block.filename is not None:
         extras["filename"] = block.filename
-    out.update(extra)
     if extras:
         out["extras"] = extras
-    return out
+    return _add(out, extra, lost)
 
 
-def _tool_call_out(block: ToolCallBlock) -> dict[str, Any]:
-    return {
-        "type": "tool_call",
-        "id": block.id,
-        "name": block.name,
-        "args": block.args,
-        **block.extra,
-    }
+def _tool_call_out(block: ToolCallBlock, lost: Lost) -> dict[str, Any]:
+    out = {"type": "tool_call", "id": block.id, "name": block.name, "args": block.args}
+    return _add(out, block.extra, lost)
 
 
-def _tool_call_chunk_out(block: ToolCallChunkBlock) -> dict[str, Any]:
+def _tool_call_chunk_out(block: ToolCallChunkBlock, lost: Lost) -> dict[str, Any]:
     out: dict[str, Any] = {"type": "tool_call_chunk", "id": block.id, "name": block.name}
     out["args"] = block.args
     if block.index is not None:
         out["index"] = block.index
-    out.update(block.extra)
-    return out
+    return _add(out, block.extra, lost)
 
 
-def _server_call_out(block: ServerToolCallBlock) -> dict[str, Any]:
-    return {
-        "type": "server_tool_call",
-        "id": block.id,
-        "name": block.name,
-        "args": block.args,
-        **block.extra,
-    }
+def _server_call_out(block: ServerToolCallBlock, lost: Lost) -> dict[str, Any]:
+    out = {"type": "server_tool_call", "id": block.id, "name": block.name, "args": block.args}
+    return _add(out, block.extra, lost)
 
 
-def _server_result_out(block: ServerToolResultBlock) -> dict[str, Any]:
+def _server_result_out(block: ServerToolResultBlock, lost: Lost) -> dict[str, Any]:
     out: dict[str, Any] = {"type": "server_tool_result", "tool_call_id": block.tool_call_id}
     if block.status is not None:
         out["status"] = block.status
     if block.content is not None:
         out["output"] = block.content
-    out.update(block.extra)
-    return out
+    return _add(out, block.extra, lost)
 
 
-def _error_out(block: ErrorBlock) -> dict[str, Any]:
+def _error_out(block: ErrorBlock, lost: Lost) -> dict[str, Any]:
     value: dict[str, Any] = {"type": "error", "message": block.message}
     if block.code is not None:
         value["code"] = block.code
-    return {"type": "non_standard", "value": {**value, **block.extra}}
+    return {"type": "non_standard", "value": _add(value, block.extra, lost)}
 
 
-def _unknown_out(block: UnknownBlock) -> dict[str, Any]:
+def _unknown_out(block: UnknownBlock, lost: Lost) -> dict[str, Any]:
     data = block.data
     if isinstance(data, dict) and isinstance(data.get("type"), str):
         return data  # read from LangChain (or shaped like a block already): as it was
@@ -443,7 +446,7 @@ def _unknown_out(block: UnknownBlock) -> dict[str, Any]:
     return {"type": "non_standard", "value": {"kind": block.kind, **value}}
 
 
-_WRITERS: dict[type, Callable[[Any], dict[str, Any]]] = {
+_WRITERS: dict[type, Callable[[Any, Lost], dict[str, Any]]] = {
     TextBlock: _text_out,
     CitationBlock: _citation_out,
     ReasoningBlock: _reasoning_out,

@@ -496,3 +496,54 @@ def test_every_sample_written_as_langchain_is_accepted_by_langchain(path: str) -
         calls = [c["id"] for m in lc if isinstance(m, AIMessage) for c in m.tool_calls]
         want = [c.id for m in conv.messages for c in m.tool_calls]
         assert set(want) <= set(calls)  # every tool call survives, by id
+
+
+def test_unknown_item_usage_and_call_fields_round_trip() -> None:
+    ai = messages_to_dict([AIMessage("", tool_calls=[{"name": "f", "args": {}, "id": "c1"}])])[0]
+    ai["trace"] = {"span": 7}  # beside type and data
+    ai["data"]["usage_metadata"] = {
+        "input_tokens": 3,
+        "output_tokens": 2,
+        "total_tokens": 5,
+        "input_token_details": {"cache_read": 1},
+        "service_tier_tokens": 4,
+    }
+    ai["data"]["tool_calls"][0]["type"] = "tool_call_v2"
+    ai["data"]["invalid_tool_calls"] = [
+        {"type": "invalid_v2", "id": "c2", "name": "g", "args": "{", "error": None}
+    ]
+    assert _round_trip_json([ai]) == [ai]
+
+
+def test_foreign_raw_usage_is_not_written_as_usage_metadata() -> None:
+    # OpenAI Responses usage has LangChain's count names but its own detail keys.
+    raw = {"input_tokens": 3, "output_tokens": 2, "total_tokens": 5, "input_tokens_details": {}}
+    usage = Usage(input_tokens=3, output_tokens=2, extra=raw)
+    conv = Conversation((Message.assistant("hi", usage=usage),), format="openai-responses")
+    [item] = json.loads(dumps(conv, format="langchain"))
+    assert item["data"]["usage_metadata"] == {
+        "input_tokens": 3,
+        "output_tokens": 2,
+        "total_tokens": 5,
+    }
+
+
+def test_extra_and_metadata_never_replace_written_fields() -> None:
+    text = TextBlock("hi", extra={"type": "image", "id": "b1"})
+    message = Message.assistant(
+        (text,),
+        id="m1",
+        tool_calls=(ToolCall("c1", "f", {}, extra={"id": "other"}),),
+        metadata={"id": "m2", "content": "x", "usage_metadata": {"input_tokens": 1}, "k": 1},
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        [item] = json.loads(dumps(Conversation((message,), format="langchain"), format="langchain"))
+    lost = " ".join(str(w.message) for w in caught if w.category is LossyConversionWarning)
+    for key in ("'type'", "'id'", "'content'", "'usage_metadata'"):
+        assert key in lost
+    data = item["data"]
+    assert data["id"] == "m1" and data["content"] == [{"type": "text", "text": "hi", "id": "b1"}]
+    assert data["tool_calls"][0]["id"] == "c1" and data["usage_metadata"] is None
+    assert data["k"] == 1
+    assert messages_from_dict([item])[0].id == "m1"

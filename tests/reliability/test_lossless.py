@@ -113,7 +113,6 @@ def test_generated_history_native_round_trip_is_exact(history: list[Any]) -> Non
 # Formats whose writers, given some generated history, write what their own reader refuses
 # or reads differently on the second trip (reported to their authors). Strict: a fix shows.
 UNSTABLE = {
-    "langchain": "extra and metadata keys (id, type...) override the fields the writer sets",
     "inspect": "an unknown block whose data is not a typed object is written as a content item",
     "pydantic-ai": "a tool result without a call id is written with tool_call_id null",
 }
@@ -215,19 +214,6 @@ def _with_block(raw: bytes, index: int) -> tuple[str, bytes] | None:
 # Losses measured when these tests were written, each reported to the format's author. The
 # test fails when one of them is fixed too, so that its entry is removed here.
 KNOWN_LOSSES: dict[str, set[str]] = {
-    # Unknown fields beside "type"/"data" of messages_to_dict output and in usage_metadata;
-    # tool calls and invalid tool calls whose "type" is not "tool_call"/"invalid_tool_call".
-    "langchain-agent.json fields": {
-        *(f"$[{i}]" for i in range(9)),
-        "$[2].data.usage_metadata",
-        "$[5].data.usage_metadata",
-        "$[8].data.usage_metadata",
-    },
-    "langchain-agent.json blocks": {
-        "$[2].data.tool_calls",
-        "$[5].data.tool_calls",
-        "$[5].data.invalid_tool_calls",
-    },
     # An unknown usage field makes the writer rebuild usage from the counts.
     "pydantic-ai-agent.json fields": {"$[1].usage", "$[3].usage", "$[5].usage"},
 }
