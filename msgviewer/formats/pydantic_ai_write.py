@@ -27,6 +27,7 @@ from ..core.blocks import (
 from ..core.message import InvalidToolCall, Message, ToolCall
 from ..core.usage import Usage
 from ._json_checks import compact_json, parse_json
+from ._provider_common import SYNTHETIC_ID, pair_tool_ids
 from .base import Context, message_where
 from .pydantic_ai_content import EMPTY_KEY, JSON_KEY, REDACTED_ID, REQUEST_KEY, write_item
 
@@ -71,6 +72,9 @@ class Writer:
         self.call_names: dict[str, str] = {}
 
     def history(self, messages: Sequence[Message]) -> list[dict[str, Any]]:
+        # pydantic-ai links every result to its call by id: calls without one get one, and
+        # results without one take the id of the call they answer.
+        messages, _ = pair_tool_ids(messages)
         out: list[dict[str, Any]] = []
         request: dict[str, Any] | None = None
         for i, message in enumerate(messages):
@@ -233,7 +237,7 @@ class Writer:
         """A part's own fields from message metadata; other formats' fields are reported."""
         out: dict[str, Any] = {}
         for key, value in meta.items():
-            if key in (REQUEST_KEY, JSON_KEY, EMPTY_KEY, "part_kind"):
+            if key in (REQUEST_KEY, JSON_KEY, EMPTY_KEY, SYNTHETIC_ID, "part_kind"):
                 continue
             if key in _OWN_METADATA or self.native:
                 out[key] = value
@@ -272,7 +276,7 @@ class Writer:
             parts.append(self._call(call))
         out: dict[str, Any] = {"parts": parts}
         if message.usage is not None:
-            out["usage"] = usage_out(message.usage)
+            out["usage"] = usage_out(message.usage, own=self.native)
         rm = dict(message.response_metadata)
         out["model_name"] = rm.pop("model_name", None) or message.model
         rm.pop("model", None)
@@ -311,6 +315,7 @@ class Writer:
             return {"content": file, **self._provider(extra, _PROVIDER), "part_kind": "file"}
         if kind is ServerToolCallBlock or kind is ToolCallBlock:
             extra = dict(block.extra)
+            extra.pop(SYNTHETIC_ID, None)
             raw = extra.pop("args", None)
             as_json = extra.pop("args_json", False)
             args = (
@@ -354,6 +359,7 @@ class Writer:
 
     def _call(self, call: ToolCall | InvalidToolCall) -> dict[str, Any]:
         extra = dict(call.extra)
+        extra.pop(SYNTHETIC_ID, None)
         as_json = extra.pop("args_json", False)
         if isinstance(call, InvalidToolCall):
             args: Any = call.args
@@ -364,13 +370,20 @@ class Writer:
         return {**part, "part_kind": "tool-call"}
 
 
-def usage_out(usage: Usage) -> dict[str, Any]:
-    """Usage as RequestUsage JSON: the provider's own dict when it is one and still agrees."""
+def usage_out(usage: Usage, *, own: bool = False) -> dict[str, Any]:
+    """Usage as RequestUsage JSON: the raw dict when it is pydantic-ai's and still agrees.
+
+    ``own``: the usage was read from a pydantic-ai file, so its raw dict is pydantic-ai's
+    (fields this version does not know included). Otherwise it may be another provider's raw
+    usage with the same count names (Anthropic's, whose input excludes the cache): only
+    pydantic-ai's keys pass.
+    """
     extra = usage.extra
     details = extra.get("details") if isinstance(extra, dict) else None
     if (
         isinstance(extra, dict)
-        and set(extra) <= _USAGE_KEYS
+        and (own or set(extra) <= _USAGE_KEYS)
+        and isinstance(details or {}, dict)
         and (extra.get("input_tokens") or 0) == usage.input_tokens
         and (extra.get("output_tokens") or 0) == usage.output_tokens
         and (extra.get("cache_read_tokens") or 0) == usage.cache_read_tokens

@@ -540,3 +540,51 @@ def test_every_sample_written_as_pydantic_ai_reads_back(path: str) -> None:
         assert all(m["kind"] in ("request", "response") and m["parts"] is not None for m in written)
         back = _load(written)
         _check_links(conv.messages, back.messages)
+
+
+def test_own_usage_is_written_verbatim_and_foreign_usage_rebuilt() -> None:
+    usage = {
+        "input_tokens": 10,
+        "cache_write_tokens": 0,
+        "cache_read_tokens": 4,
+        "output_tokens": 3,
+        "input_audio_tokens": 0,
+        "cache_audio_read_tokens": 0,
+        "output_audio_tokens": 0,
+        "details": {},
+        "tool_calls": 2,  # a field this version does not know
+    }
+    data = [_request({"content": "hi", "part_kind": "user-prompt", "timestamp": TS})]
+    data.append(_response({"content": "yo", "part_kind": "text"}, usage=usage))
+    assert _write(_load(data))[1]["usage"] == usage
+    # Anthropic's raw usage has the same count names but excludes the cache from its input.
+    raw = {"input_tokens": 6, "cache_read_input_tokens": 4, "output_tokens": 3}
+    foreign = Usage(input_tokens=10, output_tokens=3, cache_read_tokens=4, extra=raw)
+    conv = Conversation((Message.user("hi"), Message.assistant("yo", usage=foreign)), "anthropic")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        written = _write(conv)[1]["usage"]
+    assert written["input_tokens"] == 10 and "cache_read_input_tokens" not in written
+
+
+def test_results_and_calls_without_ids_are_linked_by_made_up_ids() -> None:
+    conv = Conversation(
+        (
+            Message.user("go"),
+            Message.assistant("", tool_calls=(ToolCall(None, "lookup", {"q": 1}),)),
+            Message.tool("42", tool_call_id=None, name="lookup"),
+            Message.user((ToolResultBlock(None, "orphan"),)),
+        ),
+        format="openai-chat",
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        history = _write(conv)
+    call = history[1]["parts"][0]
+    result, orphan = history[2]["parts"][:2]
+    assert isinstance(call["tool_call_id"], str) and result["tool_call_id"] == call["tool_call_id"]
+    assert isinstance(orphan["tool_call_id"], str) and "synthetic_id" not in call
+    back = _load(history)
+    assert [(c.name, r.message_index) for c, r in link_tools(back.messages).pairs] == [
+        ("lookup", 2)
+    ]

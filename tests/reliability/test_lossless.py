@@ -114,7 +114,6 @@ def test_generated_history_native_round_trip_is_exact(history: list[Any]) -> Non
 # or reads differently on the second trip (reported to their authors). Strict: a fix shows.
 UNSTABLE = {
     "inspect": "an unknown block whose data is not a typed object is written as a content item",
-    "pydantic-ai": "a tool result without a call id is written with tool_call_id null",
 }
 
 
@@ -214,8 +213,6 @@ def _with_block(raw: bytes, index: int) -> tuple[str, bytes] | None:
 # Losses measured when these tests were written, each reported to the format's author. The
 # test fails when one of them is fixed too, so that its entry is removed here.
 KNOWN_LOSSES: dict[str, set[str]] = {
-    # An unknown usage field makes the writer rebuild usage from the counts.
-    "pydantic-ai-agent.json fields": {"$[1].usage", "$[3].usage", "$[5].usage"},
 }
 
 
