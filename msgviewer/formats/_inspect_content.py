@@ -444,7 +444,7 @@ class Writer:
         kind = type(block)
         if kind is TextBlock:
             out: dict[str, Any] = {"type": "text", "text": self.text(block.text)}
-            out.update(block.extra)
+            self._add(out, block.extra, i, b)
             if block.citations:
                 out["citations"] = [_citation(c) for c in block.citations]
             return out
@@ -455,14 +455,27 @@ class Writer:
         if kind is ServerToolCallBlock and "tool_type" in block.extra:
             raw = block.extra.get("arguments")
             out = {"type": "tool_use", "id": block.id, "name": block.name}
-            out.update(block.extra)
+            self._add(out, block.extra, i, b)
             if not (isinstance(raw, str) and _parses_to(raw, block.args)):
                 out["arguments"] = orjson.dumps(block.args).decode()
             return out
-        if kind is UnknownBlock and self.native and isinstance(block.data, dict):
-            return block.data
+        if kind is UnknownBlock and self.native:
+            data = block.data
+            if isinstance(data, dict) and isinstance(data.get("type"), str):
+                return data  # a content item read from a log, as it was
+            # Anything else rides in a data item (Inspect's place for opaque provider data).
+            return {"type": "data", "data": {"kind": block.kind, "value": data}}
         self.ctx.lossy(f"{block.type} block", message_where(i, b))
         return None
+
+    def _add(self, out: dict[str, Any], extra: dict[str, Any], i: int, b: int) -> None:
+        """The ``extra`` fields after ``out``'s own; a written field is never replaced."""
+        for key, value in extra.items():
+            if key not in out:
+                out[key] = value
+            elif out[key] != value:
+                where = message_where(i, b)
+                self.ctx.lossy(f"block field {key!r} (it would replace a written one)", where)
 
     def reasoning(self, block: ReasoningBlock) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "reasoning"}
@@ -498,7 +511,7 @@ class Writer:
                 out["mime_type"] = block.mime_type
         elif block.filename is not None:
             self.ctx.lossy(f"the file name of a {block.type}", message_where(i, b))
-        out.update(block.extra)
+        self._add(out, block.extra, i, b)
         return out
 
 

@@ -473,3 +473,18 @@ def test_invalid_json_gives_the_line(tmp_path) -> None:
     with pytest.raises(FormatError) as info:
         load(bad, format="inspect")
     assert info.value.file == str(bad) and info.value.line is not None
+
+
+def test_unknown_block_without_a_type_rides_in_a_data_item() -> None:
+    conv = _read_one([{"role": "user", "content": "hi", "source": "input"}])
+    odd = UnknownBlock("widget", [1, {"no": "type"}])
+    typed = TextBlock("ok", extra={"type": "image", "refusal": None})
+    user = dataclasses.replace(conv.messages[0], content=(odd, typed))
+    with pytest.warns(LossyConversionWarning, match="'type'"):
+        data = dumps(dataclasses.replace(conv, messages=(user,)), format="inspect")
+    [back] = loads(data, format="inspect")
+    first, second = back.messages[0].content
+    assert first == UnknownBlock(
+        "data", {"type": "data", "data": {"kind": "widget", "value": [1, {"no": "type"}]}}
+    )
+    assert second == TextBlock("ok", extra={"refusal": None})
