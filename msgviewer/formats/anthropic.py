@@ -366,6 +366,8 @@ def _request(conv: Conversation, messages: list[Message], writer: AnthropicWrite
     if extras and len(wire) == len(turns):  # nothing merged: message fields go back in place
         for index, fields in extras.items():
             wire[index] = {**fields, **wire[index]}
+    elif extras:
+        losses.add("message metadata (consecutive turns were merged)", "the messages")
     body["messages"] = wire
     return body
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import mmap
 import os
@@ -12,7 +13,7 @@ from typing import Any, BinaryIO
 
 import orjson
 
-from ..core.errors import FormatError
+from ..core.errors import FormatError, MsgviewerError
 from ..core.message import Message
 from .base import Context, Conversation, Format, LossyConversionWarning
 from .io import Parsed, atomic_write, iter_jsonl, parse, read_buffer, read_bytes
@@ -302,7 +303,50 @@ def dumps(
             f"the {fmt.name} format holds one conversation; got {len(conversations)} "
             "(write them to separate files)"
         )
-    return fmt.write(conversations, Context(target=fmt.name))
+    try:
+        return fmt.write(conversations, Context(target=fmt.name))
+    except MsgviewerError:
+        raise
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError) as exc:
+        # Data the writer did not expect (a set in metadata, a value of the wrong type...):
+        # say which message, never a bare traceback.
+        where = _culprit(fmt, conversations)
+        raise FormatError(
+            f"cannot write as {fmt.name}: {where}: {type(exc).__name__}: {exc}"
+        ) from None
+
+
+def _write_fails(fmt: Format, conversations: list[Conversation]) -> bool:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            fmt.write(conversations, Context(target=fmt.name))  # type: ignore[misc]
+        except MsgviewerError:
+            return False
+        except Exception:
+            return True
+    return False
+
+
+def _culprit(fmt: Format, conversations: list[Conversation]) -> str:
+    """Where writing fails: the first message whose prefix of the conversation fails (found
+    by bisection), or the conversation's own fields."""
+    for c, conv in enumerate(conversations):
+        if not _write_fails(fmt, [conv]):
+            continue
+        prefix = f"conversation {c}, " if len(conversations) > 1 else ""
+        messages = conv.messages
+        if _write_fails(fmt, [dataclasses.replace(conv, messages=())]):
+            return f"{prefix}the conversation's metadata or title"
+        lo, hi = 0, len(messages)  # messages[:lo] writes, messages[:hi] fails
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if _write_fails(fmt, [dataclasses.replace(conv, messages=messages[:mid])]):
+                hi = mid
+            else:
+                lo = mid
+        return f"{prefix}message {hi - 1}"
+    return "the conversations together"
 
 
 def dump(
