@@ -101,8 +101,6 @@ class ToolLinks:
         result_rows: list[_ResultRow],
         call_result: list[int],
         result_call: list[int],
-        calls_at: dict[int, tuple[int, int]],
-        results_at: dict[int, tuple[int, int]],
         call_by_id: tuple[dict[str, int], dict[str, int]],
         duplicate_ids: tuple[str, ...],
         irregular: list[int],
@@ -113,8 +111,8 @@ class ToolLinks:
         self._result_rows = result_rows
         self._call_result = call_result
         self._result_call = result_call
-        self._calls_at = calls_at
-        self._results_at = results_at
+        self._calls_at: dict[int, tuple[int, int]] | None = None
+        self._results_at: dict[int, tuple[int, int]] | None = None
         self._call_by_id = call_by_id
         self._irregular = irregular  # calls without an id, with a repeated id, or invalid
         self._calls: tuple[CallRef, ...] | None = None
@@ -182,12 +180,12 @@ class ToolLinks:
 
     def calls_in(self, message_index: int) -> tuple[CallRef, ...]:
         """The calls made in message ``message_index``, in order."""
-        span = self._calls_at.get(message_index)
+        span = self._call_spans().get(message_index)
         return () if span is None else self.calls[span[0] : span[1]]
 
     def results_in(self, message_index: int) -> tuple[ResultRef, ...]:
         """The results carried by message ``message_index``, in order."""
-        span = self._results_at.get(message_index)
+        span = self._result_spans().get(message_index)
         return () if span is None else self.results[span[0] : span[1]]
 
     # -- problems -------------------------------------------------------------------------
@@ -233,19 +231,41 @@ class ToolLinks:
 
     # -- helpers --------------------------------------------------------------------------
 
+    def _call_spans(self) -> dict[int, tuple[int, int]]:
+        if self._calls_at is None:
+            self._calls_at = _spans(self._call_rows)
+        return self._calls_at
+
+    def _result_spans(self) -> dict[int, tuple[int, int]]:
+        if self._results_at is None:
+            self._results_at = _spans(self._result_rows)
+        return self._results_at
+
     def _call_pos(self, call: CallRef) -> int:
-        lo, hi = self._calls_at.get(call.message_index, (0, 0))
+        lo, hi = self._call_spans().get(call.message_index, (0, 0))
         for i in range(lo, hi):
             if self.calls[i] == call:
                 return i
         raise ValueError(f"{call!r} is not a call of this history")
 
     def _result_pos(self, result: ResultRef) -> int:
-        lo, hi = self._results_at.get(result.message_index, (0, 0))
+        lo, hi = self._result_spans().get(result.message_index, (0, 0))
         for i in range(lo, hi):
             if self.results[i] == result:
                 return i
         raise ValueError(f"{result!r} is not a result of this history")
+
+
+def _spans(rows: list[_CallRow] | list[_ResultRow]) -> dict[int, tuple[int, int]]:
+    """Message index -> (first, end) of its rows: rows come in message order."""
+    spans: dict[int, tuple[int, int]] = {}
+    start = 0
+    for n, row in enumerate(rows):
+        mi = row[0]
+        if n + 1 == len(rows) or rows[n + 1][0] != mi:
+            spans[mi] = (start, n + 1)
+            start = n + 1
+    return spans
 
 
 def _position(ref: CallRef | ResultRef) -> tuple[int, int]:
@@ -274,8 +294,6 @@ def _link(messages: Sequence[Message]) -> ToolLinks:
     res_rows: list[_ResultRow] = []
     call_result: list[int] = []
     result_call: list[int] = []
-    calls_at: dict[int, tuple[int, int]] = {}
-    results_at: dict[int, tuple[int, int]] = {}
     # Per id space (client, server): the first call with each id; the earliest still
     # unanswered call with each id, and the later unanswered ones queued behind it (only
     # repeated ids ever have a queue).
@@ -323,7 +341,7 @@ def _link(messages: Sequence[Message]) -> ToolLinks:
         if queue:
             waiting[server][cid] = queue.pop(0)
 
-    client_first, client_waiting = first[False], waiting[False]
+    client_first, client_waiting, client_queued = first[False], waiting[False], queued[False]
     for mi, m in enumerate(messages):
         content = m.content
         tool_calls = m.tool_calls
@@ -334,7 +352,7 @@ def _link(messages: Sequence[Message]) -> ToolLinks:
                 and cid is not None
                 and not tool_calls
                 and not m.invalid_tool_calls
-                and not queued[False]
+                and not client_queued
             ):
                 # The common tool message: one result, answering a call by a unique id.
                 j = len(res_rows)
@@ -345,16 +363,10 @@ def _link(messages: Sequence[Message]) -> ToolLinks:
                     pending.append(j)
                 else:
                     call_result[i] = j
-                results_at[mi] = (j, j + 1)
                 continue
-            n_calls, n_results = len(calls), len(res_rows)
             add_result((mi, None, m.is_error, m.name, cid, False))
-        elif type(content) is str:
-            if not tool_calls and not m.invalid_tool_calls:
-                continue  # the common plain-text message: nothing to link
-            n_calls, n_results = len(calls), len(res_rows)
-        else:
-            n_calls, n_results = len(calls), len(res_rows)
+        elif type(content) is str and not tool_calls and not m.invalid_tool_calls:
+            continue  # the common plain-text message: nothing to link
         if type(content) is tuple:
             for bi, b in enumerate(content):
                 t = type(b)
@@ -379,10 +391,6 @@ def _link(messages: Sequence[Message]) -> ToolLinks:
         if m.invalid_tool_calls:
             for ci, c in enumerate(m.invalid_tool_calls):
                 add_call((mi, None, ci, c.name, c.id, False, True), c.id, False)
-        if len(calls) != n_calls:
-            calls_at[mi] = (n_calls, len(calls))
-        if len(res_rows) != n_results:
-            results_at[mi] = (n_results, len(res_rows))
 
     # Results that came before any call with their id: pair them with later calls, in order.
     for j in pending:
@@ -400,8 +408,6 @@ def _link(messages: Sequence[Message]) -> ToolLinks:
         res_rows,
         call_result,
         result_call,
-        calls_at,
-        results_at,
         first,
         tuple(duplicates),
         irregular,

@@ -39,7 +39,7 @@ from typing import Any, Literal
 from ._frozen import value
 from .blocks import ServerToolCallBlock, TextBlock, ToolCallBlock, ToolResultBlock
 from .fixes import FIXERS
-from .links import CallRef, ResultRef, ToolLinks, link_tools
+from .links import ToolLinks, _CallRow, link_tools
 from .message import Message
 
 Severity = Literal["error", "warning"]
@@ -101,29 +101,186 @@ def fix_all(messages: Sequence[Message], problems: Iterable[Problem]) -> list[Me
 # -- the rules --------------------------------------------------------------------------
 
 
-def _call_label(call: CallRef) -> str:
-    return f"{call.name or 'tool'} call {call.call_id}"
+def _call_label(row: _CallRow) -> str:
+    return f"{row[3] or 'tool'} call {row[4]}"
 
 
 def _is_empty(m: Message) -> bool:
     if m.tool_calls or m.invalid_tool_calls:
         return False
     c = m.content
+    # ``not s or s.isspace()`` is ``not s.strip()`` without copying a long text.
     if type(c) is str:
-        return not c.strip()
-    return all(type(b) is TextBlock and not b.text.strip() for b in c)
+        return not c or c.isspace()
+    return all(type(b) is TextBlock and (not b.text or b.text.isspace()) for b in c)
 
 
-def _zone_ends(messages: Sequence[Message]) -> tuple[list[int], dict[int, tuple[int, int]]]:
-    """For each message, the index of the last assistant/system message at or before it (the
-    turn it belongs to); for each assistant message, where its strict result zone ends: the
-    (message, block) of the first content after it that is not a tool result."""
+def lint(messages: Sequence[Message], *, provider: str | None = None) -> list[Problem]:
+    """The problems of ``messages``, in history order (O(n))."""
+    if provider not in PROVIDERS:
+        raise ValueError(
+            f"unknown provider {provider!r}: expected None, 'openai', 'anthropic' or 'gemini'"
+        )
+    # Nothing built here forms cycles: pausing the collector keeps it from walking the whole
+    # history again and again while the links and turns are made. They are gone before it
+    # runs again, so it never walks them at all.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        problems = _problems(messages, provider)
+    finally:
+        if was_enabled:
+            gc.enable()
+    problems.sort(key=lambda p: (p.index, -1 if p.block is None else p.block))
+    return problems
+
+
+def _problems(messages: Sequence[Message], provider: str | None) -> list[Problem]:
+    problems: list[Problem] = []
+    links = link_tools(messages)
+    message_problems: list[Problem] = []
+    turn_of, zone_end = _check_messages(messages, provider, message_problems)
+    _check_calls(messages, links, provider, problems)
+    _check_pairing(messages, links, provider, turn_of, zone_end, problems)
+    problems += message_problems  # after the others: equal places keep this order
+    return problems
+
+
+def _check_calls(
+    messages: Sequence[Message], links: ToolLinks, provider: str | None, out: list[Problem]
+) -> None:
+    """Call ids (missing, repeated) and arguments that did not parse."""
+    rows = links._call_rows
+    first = links._call_by_id
+    # Only calls the linker flagged (no id, a repeated id, invalid) can have a problem here.
+    for k in links._irregular:
+        i, b, ci, name, cid, server, invalid = rows[k]
+        if cid is None:
+            text = f"{name or 'tool'} call has no id: no result can answer it"
+            fix = _fix("assign-ids", messages[i], "Give the tool calls of this message ids")
+            out.append(Problem("missing-call-id", "error", i, b, text, fix))
+            continue
+        if first[server][cid] != k:
+            text = f"call id {cid} is used by an earlier call too"
+            fix = _fix("rename-duplicates", cid, f"Rename repeated id {cid}")
+            out.append(Problem("duplicate-call-id", "error", i, b, text, fix))
+        if invalid:
+            bad = messages[i].invalid_tool_calls[ci or 0]
+            severity: Severity = "error" if provider in ("anthropic", "gemini") else "warning"
+            text = f"arguments of {_call_label(rows[k])} are not valid JSON: {bad.args!r}"
+            fix = _fix("repair-arguments", cid, f"Repair arguments of {cid}")
+            out.append(Problem("invalid-arguments", severity, i, b, text, fix))
+
+
+def _check_pairing(
+    messages: Sequence[Message],
+    links: ToolLinks,
+    provider: str | None,
+    turn_of: list[int],
+    zone_end: dict[int, tuple[int, int]],
+    out: list[Problem],
+) -> None:
+    """Calls without results, results without calls, and results out of place."""
+    calls = links._call_rows
+    results = links._result_rows
+    call_result = links._call_result
+    waiting_from = _last_turn_start(messages)
+    for k, j in enumerate(call_result):
+        if j >= 0:
+            continue
+        row = calls[k]
+        call_id = row[4]
+        if call_id is None:
+            continue  # reported as missing-call-id
+        pending = row[0] >= waiting_from
+        severity: Severity = "warning" if pending or row[5] else "error"
+        text = f"{_call_label(row)} has no result"
+        if pending:
+            text += " (the history ends waiting for it)"
+        fix = _fix("add-placeholders", call_id, f"Add a placeholder result for {call_id}")
+        out.append(Problem("unanswered-call", severity, row[0], row[1], text, fix))
+    for j, k in enumerate(links._result_call):
+        if k >= 0:
+            continue
+        i, b, _, _, call_id, _ = results[j]
+        text = f"result for {call_id} answers no call"
+        fix = _fix("drop-orphans", call_id, f"Drop orphan result of {call_id}")
+        out.append(Problem("orphan-result", "error", i, b, text, fix))
+
+    end_of_history = (len(messages), 0)
+    turn_based = provider in ("anthropic", "gemini")
+    for k, j in enumerate(call_result):
+        if j < 0:
+            continue
+        c, cb, _, _, call_id, server, _ = calls[k]
+        if server:
+            continue  # a server result sits beside its call: no placement rule
+        r, b, _, _, _, _ = results[j]
+        # History order: whole messages and tool_calls sort after the blocks of a message.
+        if r < c or (r == c and (1 << 30 if b is None else b) < (1 << 30 if cb is None else cb)):
+            text = f"result for {_call_label(calls[k])} comes before the call"
+            out.append(Problem("result-before-call", "error", r, b, text, _move(call_id)))
+            continue
+        if messages[c].role != "assistant":
+            continue
+        in_turn = r > c and turn_of[r] == c
+        in_strict = in_turn and (r, b or 0) < zone_end.get(c, end_of_history)
+        if in_strict:
+            continue  # the common case: the result is where every provider wants it
+        label = _call_label(calls[k])
+        if turn_based:
+            if not in_turn:
+                text = f"result for {label} is not in the user turn right after the call"
+                out.append(Problem("result-not-next", "error", r, b, text, _move(call_id)))
+            elif provider == "anthropic":
+                text = f"result for {label} comes after other content: tool results go first"
+                out.append(Problem("result-not-first", "error", r, b, text, _move(call_id)))
+        else:
+            severity = "error" if provider == "openai" else "warning"
+            text = f"result for {label} comes after the next user or assistant turn"
+            out.append(Problem("result-not-next", severity, r, b, text, _move(call_id)))
+
+
+def _move(call_id: str | None) -> Fix:
+    return _fix("move-results", call_id, f"Move result of {call_id} after its call")
+
+
+def _last_turn_start(messages: Sequence[Message]) -> int:
+    """Index after which no user or assistant message with content follows: a call at or
+    after it is still waiting for its result, not forgotten."""
+    for i in range(len(messages) - 1, -1, -1):
+        m = messages[i]
+        if m.role == "user" and not all(type(b) is ToolResultBlock for b in m.blocks):
+            return i + 1
+        if m.role == "assistant":
+            return i
+    return 0
+
+
+def _check_messages(
+    messages: Sequence[Message], provider: str | None, out: list[Problem]
+) -> tuple[list[int], dict[int, tuple[int, int]]]:
+    """Empty messages, system placement and role alternation.
+
+    The same pass finds the turns the pairing rules need: for each message, the index of the
+    last assistant/system message at or before it (the turn it belongs to); for each assistant
+    message, where its strict result zone ends: the (message, block) of the first content
+    after it that is not a tool result.
+    """
+    last = len(messages) - 1
+    leading_system = True
+    prev: Message | None = None  # the previous user or assistant message
+    turn_based = provider in ("anthropic", "gemini")
     turn_of: list[int] = []
     ends: dict[int, tuple[int, int]] = {}
     current = -1
     open_zone = False
     for i, m in enumerate(messages):
         role = m.role
+        if role == "tool":
+            turn_of.append(current)
+            leading_system = False
+            continue
         if role == "assistant" or role == "system":
             if open_zone:
                 ends[current] = (i, 0)
@@ -142,141 +299,12 @@ def _zone_ends(messages: Sequence[Message]) -> tuple[list[int], dict[int, tuple[
                         open_zone = False
                         break
         turn_of.append(current)
-    if open_zone:
-        ends[current] = (len(messages), 0)
-    return turn_of, ends
-
-
-def _order(ref: CallRef | ResultRef) -> tuple[int, int]:
-    """History order of a ref: whole messages and ``tool_calls`` after the blocks."""
-    return (ref.message_index, 1 << 30 if ref.block_index is None else ref.block_index)
-
-
-def _pos(ref: ResultRef) -> tuple[int, int]:
-    return (ref.message_index, ref.block_index or 0)
-
-
-def lint(messages: Sequence[Message], *, provider: str | None = None) -> list[Problem]:
-    """The problems of ``messages``, in history order (O(n))."""
-    if provider not in PROVIDERS:
-        raise ValueError(
-            f"unknown provider {provider!r}: expected None, 'openai', 'anthropic' or 'gemini'"
-        )
-    problems: list[Problem] = []
-    # Nothing built here forms cycles: pausing the collector keeps it from walking the whole
-    # history again and again while the refs and keys are made.
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        links = link_tools(messages)
-        _check_calls(messages, links, provider, problems)
-        _check_pairing(messages, links, provider, problems)
-        _check_messages(messages, provider, problems)
-    finally:
-        if was_enabled:
-            gc.enable()
-    problems.sort(key=lambda p: (p.index, -1 if p.block is None else p.block))
-    return problems
-
-
-def _check_calls(
-    messages: Sequence[Message], links: ToolLinks, provider: str | None, out: list[Problem]
-) -> None:
-    """Call ids (missing, repeated) and arguments that did not parse."""
-    seen: set[tuple[bool, str]] = set()
-    for call in links.calls:
-        i, b = call.message_index, call.block_index
-        if call.call_id is None:
-            text = f"{call.name or 'tool'} call has no id: no result can answer it"
-            fix = _fix("assign-ids", messages[i], "Give the tool calls of this message ids")
-            out.append(Problem("missing-call-id", "error", i, b, text, fix))
-            continue
-        key = (call.server, call.call_id)
-        if key in seen:
-            text = f"call id {call.call_id} is used by an earlier call too"
-            fix = _fix("rename-duplicates", call.call_id, f"Rename repeated id {call.call_id}")
-            out.append(Problem("duplicate-call-id", "error", i, b, text, fix))
-        seen.add(key)
-        if call.invalid:
-            bad = messages[i].invalid_tool_calls[call.call_index or 0]
-            severity: Severity = "error" if provider in ("anthropic", "gemini") else "warning"
-            text = f"arguments of {_call_label(call)} are not valid JSON: {bad.args!r}"
-            fix = _fix("repair-arguments", call.call_id, f"Repair arguments of {call.call_id}")
-            out.append(Problem("invalid-arguments", severity, i, b, text, fix))
-
-
-def _check_pairing(
-    messages: Sequence[Message], links: ToolLinks, provider: str | None, out: list[Problem]
-) -> None:
-    """Calls without results, results without calls, and results out of place."""
-    waiting_from = _last_turn_start(messages)
-    for call in links.unanswered_calls:
-        if call.call_id is None:
-            continue  # reported as missing-call-id
-        pending = call.message_index >= waiting_from
-        severity: Severity = "warning" if pending or call.server else "error"
-        text = f"{_call_label(call)} has no result"
-        if pending:
-            text += " (the history ends waiting for it)"
-        fix = _fix("add-placeholders", call.call_id, f"Add a placeholder result for {call.call_id}")
-        out.append(
-            Problem("unanswered-call", severity, call.message_index, call.block_index, text, fix)
-        )
-    for result in links.orphan_results:
-        text = f"result for {result.call_id} answers no call"
-        fix = _fix("drop-orphans", result.call_id, f"Drop orphan result of {result.call_id}")
-        i, b = result.message_index, result.block_index
-        out.append(Problem("orphan-result", "error", i, b, text, fix))
-
-    turn_of, zone_end = _zone_ends(messages)
-    for call, result in links.pairs:
-        if call.server:
-            continue  # a server result sits beside its call: no placement rule
-        c, r, b = call.message_index, result.message_index, result.block_index
-        label = _call_label(call)
-        move = _fix("move-results", call.call_id, f"Move result of {call.call_id} after its call")
-        if _order(result) < _order(call):
-            text = f"result for {label} comes before the call"
-            out.append(Problem("result-before-call", "error", r, b, text, move))
-            continue
-        if messages[c].role != "assistant":
-            continue
-        in_turn = r > c and turn_of[r] == c
-        in_strict = in_turn and _pos(result) < zone_end.get(c, (len(messages), 0))
-        if provider in ("anthropic", "gemini"):
-            if not in_turn:
-                text = f"result for {label} is not in the user turn right after the call"
-                out.append(Problem("result-not-next", "error", r, b, text, move))
-            elif not in_strict and provider == "anthropic":
-                text = f"result for {label} comes after other content: tool results go first"
-                out.append(Problem("result-not-first", "error", r, b, text, move))
-        elif not in_strict:
-            severity = "error" if provider == "openai" else "warning"
-            text = f"result for {label} comes after the next user or assistant turn"
-            out.append(Problem("result-not-next", severity, r, b, text, move))
-
-
-def _last_turn_start(messages: Sequence[Message]) -> int:
-    """Index after which no user or assistant message with content follows: a call at or
-    after it is still waiting for its result, not forgotten."""
-    for i in range(len(messages) - 1, -1, -1):
-        m = messages[i]
-        if m.role == "user" and not all(type(b) is ToolResultBlock for b in m.blocks):
-            return i + 1
-        if m.role == "assistant":
-            return i
-    return 0
-
-
-def _check_messages(messages: Sequence[Message], provider: str | None, out: list[Problem]) -> None:
-    """Empty messages, system placement and role alternation."""
-    last = len(messages) - 1
-    leading_system = True
-    prev: Message | None = None  # the previous user or assistant message
-    turn_based = provider in ("anthropic", "gemini")
-    for i, m in enumerate(messages):
-        role = m.role
-        if role != "tool" and _is_empty(m):
+        c = m.content
+        if type(c) is str:  # the common case inline; ``isspace`` stops at the first letter
+            empty = (not c or c.isspace()) and not m.tool_calls and not m.invalid_tool_calls
+        else:
+            empty = _is_empty(m)
+        if empty:
             prefill = i == last and role == "assistant"
             severity: Severity = "error" if provider == "anthropic" and not prefill else "warning"
             fix = _fix("drop-messages", m, "Drop the empty message")
@@ -289,7 +317,7 @@ def _check_messages(messages: Sequence[Message], provider: str | None, out: list
             continue
         first = leading_system
         leading_system = False
-        if not turn_based or role == "tool":
+        if not turn_based:
             continue
         if first and role == "assistant":
             severity = "error" if provider == "anthropic" else "warning"
@@ -308,6 +336,9 @@ def _check_messages(messages: Sequence[Message], provider: str | None, out: list
             fix = _fix("merge-into-previous", m, f"Merge with the previous {role} message")
             out.append(Problem("role-alternation", severity, i, None, text, fix))
         prev = m
+    if open_zone:
+        ends[current] = (len(messages), 0)
+    return turn_of, ends
 
 
 def _has_calls(m: Message) -> bool:
