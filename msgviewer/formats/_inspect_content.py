@@ -27,6 +27,7 @@ from ..core.blocks import (
     VideoBlock,
 )
 from ..core.message import InvalidToolCall, Message, ToolCall
+from ._json_checks import json_type
 from .base import Context, message_where
 
 ATTACHMENT = "attachment://"
@@ -38,14 +39,6 @@ _MANAGED = {
     "assistant": ("id", "content", "role", "tool_calls", "model"),
     "tool": ("id", "content", "role", "tool_call_id", "function", "error"),
 }
-
-
-def _json_type(value: Any) -> str:
-    if isinstance(value, bool):
-        return "a boolean"
-    return {dict: "an object", list: "an array", str: "a string", type(None): "null"}.get(
-        type(value), "a number" if isinstance(value, (int, float)) else type(value).__name__
-    )
 
 
 class Reader:
@@ -70,7 +63,7 @@ class Reader:
             return None
         if not isinstance(value, str):
             raise self.ctx.error(
-                f'"{key}" must be a string, not {_json_type(value)}', f"{path}.{key}"
+                f'"{key}" must be a string, not {json_type(value)}', f"{path}.{key}"
             )
         return value
 
@@ -79,7 +72,7 @@ class Reader:
     def message(self, m: Any, path: str) -> Message:
         ctx = self.ctx
         if not isinstance(m, dict):
-            raise ctx.error(f"a message must be an object, not {_json_type(m)}", path)
+            raise ctx.error(f"a message must be an object, not {json_type(m)}", path)
         role = m.get("role")
         if role not in ROLES:
             raise ctx.error(
@@ -93,7 +86,7 @@ class Reader:
         if isinstance(msg_id, str):
             kw["id"] = msg_id
         elif msg_id is not None:
-            raise ctx.error(f'"id" must be a string, not {_json_type(msg_id)}', f"{path}.id")
+            raise ctx.error(f'"id" must be a string, not {json_type(msg_id)}', f"{path}.id")
         else:
             managed.discard("id")  # an explicit null stays in metadata, so it comes back
         if role == "assistant":
@@ -135,13 +128,13 @@ class Reader:
     def tool_calls(self, calls: Any, path: str) -> tuple[list[ToolCall], list[InvalidToolCall]]:
         ctx = self.ctx
         if not isinstance(calls, list):
-            raise ctx.error(f"tool_calls must be an array, not {_json_type(calls)}", path)
+            raise ctx.error(f"tool_calls must be an array, not {json_type(calls)}", path)
         valid: list[ToolCall] = []
         invalid: list[InvalidToolCall] = []
         for k, call in enumerate(calls):
             sub = f"{path}[{k}]"
             if not isinstance(call, dict):
-                raise ctx.error(f"a tool call must be an object, not {_json_type(call)}", sub)
+                raise ctx.error(f"a tool call must be an object, not {json_type(call)}", sub)
             name = self.string(call, "function", sub)
             call_id = self.string(call, "id", sub, optional=True)
             args = call.get("arguments")
@@ -153,7 +146,7 @@ class Reader:
                 continue
             if not isinstance(args, str):
                 raise ctx.error(
-                    f"tool call arguments must be an object, not {_json_type(args)}",
+                    f"tool call arguments must be an object, not {json_type(args)}",
                     f"{sub}.arguments",
                 )
             # Hand-written logs sometimes carry the arguments as JSON text.
@@ -183,14 +176,14 @@ class Reader:
             return self.resolve(content)
         if not isinstance(content, list):
             raise self.ctx.error(
-                f"content must be a string or an array, not {_json_type(content)}", path
+                f"content must be a string or an array, not {json_type(content)}", path
             )
         return tuple(self.item(item, f"{path}[{k}]") for k, item in enumerate(content))
 
     def item(self, item: Any, path: str) -> Block:
         ctx = self.ctx
         if not isinstance(item, dict):
-            raise ctx.error(f"a content item must be an object, not {_json_type(item)}", path)
+            raise ctx.error(f"a content item must be an object, not {json_type(item)}", path)
         kind = item.get("type")
         if not isinstance(kind, str):
             raise ctx.error('a content item needs a string "type"', f"{path}.type")
@@ -229,7 +222,7 @@ class Reader:
 
     def citation(self, c: Any, path: str) -> CitationBlock:
         if not isinstance(c, dict):
-            raise self.ctx.error(f"a citation must be an object, not {_json_type(c)}", path)
+            raise self.ctx.error(f"a citation must be an object, not {json_type(c)}", path)
         fields = {k: c.get(k) for k in ("url", "title", "cited_text")}
         kept = {k: v for k, v in fields.items() if isinstance(v, str)}
         return CitationBlock(**kept, extra={k: v for k, v in c.items() if k not in kept})

@@ -1,4 +1,4 @@
-"""Small checks on parsed JSON used by the LangChain and pydantic-ai readers.
+"""Small checks on parsed JSON used by the readers (LangChain, pydantic-ai, Inspect, OpenAI).
 
 Each raises a ``FormatError`` through the reading ``Context`` naming the JSON path, so a bad
 file says where it is bad instead of letting a ``KeyError`` or ``TypeError`` escape.
@@ -12,7 +12,7 @@ import orjson
 
 from .base import Context
 
-_NAMES = {
+JSON_NAMES: dict[type, str] = {
     dict: "an object",
     list: "an array",
     str: "a string",
@@ -25,7 +25,19 @@ _NAMES = {
 
 def json_type(value: Any) -> str:
     """How a JSON value's type reads in an error message ("an object", "null"...)."""
-    return _NAMES.get(type(value), type(value).__name__)
+    return JSON_NAMES.get(type(value), type(value).__name__)
+
+
+def expect(ctx: Context, value: Any, types: type | tuple[type, ...], what: str, path: str) -> Any:
+    """``value`` if it has one of ``types``, else a ``FormatError`` at ``path``.
+
+    A boolean is not taken for an ``int`` unless ``bool`` is one of ``types``.
+    """
+    types = types if isinstance(types, tuple) else (types,)
+    if isinstance(value, types) and not (isinstance(value, bool) and bool not in types):
+        return value
+    names = " or ".join(JSON_NAMES.get(t, t.__name__) for t in types)
+    raise ctx.error(f"{what} must be {names}, not {json_type(value)}", path)
 
 
 def want_dict(value: Any, what: str, ctx: Context, path: str) -> dict[str, Any]:

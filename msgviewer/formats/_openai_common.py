@@ -18,35 +18,8 @@ import orjson
 from ..core.blocks import ToolCallBlock, ToolResultBlock
 from ..core.message import InvalidToolCall, Message, ToolCall
 from ..core.usage import Usage
+from ._json_checks import expect, json_type
 from .base import Context, Conversation
-
-_JSON_NAMES = {
-    dict: "an object",
-    list: "an array",
-    str: "a string",
-    bool: "a boolean",
-    int: "a number",
-    float: "a number",
-    type(None): "null",
-}
-
-
-def json_type(value: Any) -> str:
-    """How a JSON value's type is named in error messages."""
-    return _JSON_NAMES.get(type(value), type(value).__name__)
-
-
-def expect(ctx: Context, value: Any, types: type | tuple[type, ...], what: str, path: str) -> Any:
-    """``value`` if it has one of ``types``, else a ``FormatError`` at ``path``."""
-    if isinstance(value, types) and not (isinstance(value, bool) and bool not in _tuple(types)):
-        return value
-    names = " or ".join(_JSON_NAMES.get(t, t.__name__) for t in _tuple(types))
-    raise ctx.error(f"{what} must be {names}, not {json_type(value)}", path)
-
-
-def _tuple(types: type | tuple[type, ...]) -> tuple[type, ...]:
-    return types if isinstance(types, tuple) else (types,)
-
 
 OPT_STR = (str, type(None))
 
