@@ -64,3 +64,20 @@ def test_load_error(snap_compare, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(REPO)  # a relative path, so the message is the same on every machine
     app = make_app("tests/tui/data/broken.json")
     assert snap_compare(app, terminal_size=SIZE, run_before=settle)
+
+
+# Editing dialogs, opened on the demo by a relative path so paths shown are the same anywhere.
+EDIT_VIEWS = {
+    "text_editor": ["e"],
+    "json_editor_error": ["J", "end", "comma", "ctrl+s"],
+    "trim_preview": ["T"],
+    "export_dialog": ["X", "down"],
+    "delete_with_result_question": ["j", "j", "d"],
+}
+
+
+@pytest.mark.parametrize("view", list(EDIT_VIEWS))
+def test_edit_view(snap_compare, monkeypatch: pytest.MonkeyPatch, view: str) -> None:
+    monkeypatch.chdir(REPO)
+    app = make_app("msgviewer/samples/demo-agent-run.json")
+    assert snap_compare(app, press=EDIT_VIEWS[view], terminal_size=SIZE, run_before=settle)

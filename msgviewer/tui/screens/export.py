@@ -38,12 +38,16 @@ def extension_for(fmt: Format) -> str:
     return ".jsonl" if fmt.stream else ".json"
 
 
-def path_for(path: str, fmt: Format) -> str:
-    """``path`` with the extension of ``fmt``."""
+def path_for(path: str, fmt: Format, *, tagged: bool = False) -> str:
+    """``path`` with the extension of ``fmt`` (and, ``tagged``, the format's name before it:
+    an export never defaults to the file it was made from)."""
     stem, ext = os.path.splitext(path)
-    if ext in (".json", ".jsonl", ".md"):
-        return stem + extension_for(fmt)
-    return path + extension_for(fmt)
+    if ext not in (".json", ".jsonl", ".md"):
+        stem = path
+    for other in all_formats():  # a name tagged on by an earlier choice
+        if tagged and stem.endswith(f".{other.name}"):
+            stem = stem[: -len(other.name) - 1]
+    return stem + (f".{fmt.name}" if tagged else "") + extension_for(fmt)
 
 
 class ExportScreen(ModalScreen[tuple[str, str] | None]):
@@ -61,7 +65,7 @@ class ExportScreen(ModalScreen[tuple[str, str] | None]):
             border-title-style: bold;
         }
         Label { margin-top: 1; text-style: bold; }
-        OptionList { height: 9; }
+        OptionList { height: 9; text-wrap: nowrap; text-overflow: ellipsis; }
         #about { color: $text-muted; height: auto; margin-top: 1; }
         #note { color: $text-warning; height: auto; }
         Horizontal { height: auto; margin-top: 1; }
@@ -76,23 +80,33 @@ class ExportScreen(ModalScreen[tuple[str, str] | None]):
         format: str,
         formats: Sequence[Format],
         note: str = "",
+        *,
+        tagged: bool = False,
     ) -> None:
+        """``tagged``: default file names carry the format's name (exports)."""
         super().__init__()
         self.title_text = title
         self.formats = list(formats)
         names = [f.name for f in self.formats]
         self.format = format if format in names else names[0]
-        self.path = path_for(path, self.formats[names.index(self.format)])
+        self.tagged = tagged
+        self.path = path_for(path, self.formats[names.index(self.format)], tagged=tagged)
         self.note = note
         self._auto_path = self.path
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
             box.border_title = self.title_text
-            box.border_subtitle = "enter writes · escape cancels"
+            box.border_subtitle = "↑↓ format · tab file name · enter writes · escape cancels"
             yield Label("Format")
             yield OptionList(
-                *[Option(Text(f"{f.name:<18} {f.description}"), id=f.name) for f in self.formats],
+                *[
+                    Option(
+                        Text(f"{f.name:<18} {f.description}", no_wrap=True, overflow="ellipsis"),
+                        id=f.name,
+                    )
+                    for f in self.formats
+                ],
                 id="formats",
             )
             yield Static("", id="about")
@@ -111,7 +125,7 @@ class ExportScreen(ModalScreen[tuple[str, str] | None]):
         options = self.query_one("#formats", OptionList)
         options.highlighted = [f.name for f in self.formats].index(self.format)
         self._describe()
-        self.query_one("#path", Input).focus()
+        options.focus()
 
     @property
     def chosen(self) -> Format:
@@ -120,11 +134,8 @@ class ExportScreen(ModalScreen[tuple[str, str] | None]):
     def _describe(self) -> None:
         fmt = self.chosen
         text = Text()
-        if fmt.cannot_carry:
-            text.append("cannot carry: ", style="bold")
-            text.append(printable(fmt.cannot_carry))
-        else:
-            text.append("carries everything msgviewer keeps")
+        text.append("cannot carry: ", style="bold")
+        text.append(printable(fmt.cannot_carry or "nothing"))
         self.query_one("#about", Static).update(text)
 
     @on(OptionList.OptionHighlighted, "#formats")
@@ -134,7 +145,7 @@ class ExportScreen(ModalScreen[tuple[str, str] | None]):
         self.format = event.option.id
         field = self.query_one("#path", Input)
         if field.value == self._auto_path:  # the user has not typed a name of their own
-            self._auto_path = path_for(field.value, self.chosen)
+            self._auto_path = path_for(field.value, self.chosen, tagged=self.tagged)
             field.value = self._auto_path
         self._describe()
 

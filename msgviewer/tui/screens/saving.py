@@ -181,7 +181,7 @@ class SavingScreen(Screen[None]):
             title = "Export a copy"
         else:
             title = "Save as" if doc.path else "Save (this conversation has no file yet)"
-        dialog = ExportScreen(title, base, fmt, formats, note)
+        dialog = ExportScreen(title, base, fmt, formats, note, tagged=export)
 
         def chosen(answer: tuple[str, str] | None) -> None:
             if answer is None:

@@ -46,15 +46,14 @@ class TrimScreen(ModalScreen[dict[str, Any] | None]):
     DEFAULT_CSS = """
     TrimScreen {
         align: right top;
-        background: $background 0%;
         & > Vertical {
             width: 50; height: 100%; padding: 0 1;
             border: round $primary; background: $surface;
             border-title-style: bold;
         }
         Label { text-style: bold; margin-top: 1; }
-        RadioSet { width: 100%; }
-        Checkbox { width: 100%; }
+        RadioSet, Checkbox { width: 100%; border: none; padding: 0; background: $surface; }
+        RadioSet:focus, Checkbox:focus { background: $boost; }
         #summary { margin-top: 1; height: auto; }
         Horizontal { height: auto; margin-top: 1; }
         Button { margin-right: 1; min-width: 10; }
@@ -91,6 +90,9 @@ class TrimScreen(ModalScreen[dict[str, Any] | None]):
                 yield Button("Cancel", id="cancel")
 
     def on_mount(self) -> None:
+        # See-through (inline: the app's stylesheet gives every screen a background), so the
+        # tree behind shows the preview.
+        self.styles.background = "transparent"
         self.query_one("#budget", Input).focus()
         self._changed()
 
