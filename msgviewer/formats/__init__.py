@@ -27,16 +27,16 @@ from .registry import (
 # before the loose ones (a bare list of role/content dicts is openai-chat, tried last).
 _BUILTIN_FORMATS = [
     ("native", 10),
-    ("pydantic_ai", 40),
-    ("gemini", 50),
-    ("codex", 30),
-    ("openai_responses", 50),
-    ("openai_chat", 90),
-    ("claude_code", 30),
-    ("anthropic", 50),
-    ("langchain", 40),
     ("inspect_log", 20),
+    ("claude_code", 30),
+    ("codex", 30),
+    ("langchain", 40),
+    ("pydantic_ai", 40),
+    ("anthropic", 50),
+    ("gemini", 50),
+    ("openai_responses", 50),
     ("sharegpt", 60),
+    ("openai_chat", 90),
     ("markdown", 100),
 ]
 for _module, _rank in _BUILTIN_FORMATS:
