@@ -1,0 +1,41 @@
+"""The repr length shortcut the token estimate uses equals ``len(repr(...))`` exactly."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from msgviewer.core._reprlen import dict_repr_len, str_repr_len
+
+# Long strings mixing what repr treats specially: quotes, backslashes, tab/newline/CR, other
+# control characters, DEL, and now and then a non-ASCII character (the repr path).
+_tricky = st.sampled_from(["'", '"', "\\", "\n", "\t", "\r", "\x00", "\x1b", "\x7f", "é", "\u2028"])
+_text = st.lists(st.one_of(st.text(max_size=40), _tricky), max_size=40).map("".join)
+_ascii = st.lists(
+    st.one_of(st.text(st.characters(max_codepoint=127), min_size=30, max_size=90), _tricky),
+    max_size=30,
+).map(lambda parts: "".join(p for p in parts if p.isascii()))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(_text, _ascii))
+def test_str_repr_len_is_the_repr_length(s: str) -> None:
+    assert str_repr_len(s) == len(repr(s))
+
+
+def test_long_strings_with_each_special_character() -> None:
+    base = "the agent reads a file " * 5
+    for special in ["'", '"', "'\"", "\\", "\n", "\t", "\r", "\x01", "\x7f", "\x1f"]:
+        s = base + special + base
+        assert str_repr_len(s) == len(repr(s)), special
+
+
+_values = st.one_of(
+    _text, _ascii, st.integers(), st.floats(), st.booleans(), st.none(), st.lists(_text, max_size=3)
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.one_of(_text, st.integers()), _values, max_size=6))
+def test_dict_repr_len_is_the_repr_length(d: dict[object, object]) -> None:
+    assert dict_repr_len(d) == len(repr(d))
