@@ -28,7 +28,7 @@ from ..core.blocks import (
 )
 from ..core.message import InvalidToolCall, Message, ToolCall
 from ._json_checks import json_type
-from .base import Context, message_where
+from .base import Context, add_kept, message_where
 
 ATTACHMENT = "attachment://"
 ROLES = ("system", "user", "assistant", "tool")
@@ -463,12 +463,7 @@ class Writer:
 
     def _add(self, out: dict[str, Any], extra: dict[str, Any], i: int, b: int) -> None:
         """The ``extra`` fields after ``out``'s own; a written field is never replaced."""
-        for key, value in extra.items():
-            if key not in out:
-                out[key] = value
-            elif out[key] != value:
-                where = message_where(i, b)
-                self.ctx.lossy(f"block field {key!r} (it would replace a written one)", where)
+        add_kept(out, extra, lambda what: self.ctx.lossy(what, message_where(i, b)))
 
     def reasoning(self, block: ReasoningBlock) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "reasoning"}

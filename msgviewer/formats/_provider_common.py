@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.blocks import ToolCallBlock, ToolResultBlock
@@ -31,30 +31,6 @@ def own_metadata(message: Message) -> dict[str, Any]:
     return {k: v for k, v in meta.items() if k != SYNTHETIC_ID} if SYNTHETIC_ID in meta else meta
 
 
-def add_kept(
-    out: dict[str, Any],
-    kept: dict[str, Any],
-    losses: Losses,
-    where: str,
-    reserved: frozenset[str] = frozenset(),
-) -> dict[str, Any]:
-    """``out`` with the ``kept`` fields (metadata, extra) added after the written ones.
-
-    A written field always wins: a kept field of the same name (or a ``reserved`` one, which
-    the writer sets by other rules) is reported as lost unless it says the same.
-    """
-    for k, v in kept.items():
-        if k in out or k in reserved:
-            if out.get(k, _ABSENT) != v:
-                losses.add(f"field {k!r} (it would replace a written one)", where)
-            continue
-        out[k] = v
-    return out
-
-
-_ABSENT = object()
-
-
 class Losses:
     """What a writer could not carry, reported once per kind with the first few places."""
 
@@ -64,6 +40,10 @@ class Losses:
 
     def add(self, what: str, where: str) -> None:
         self.places.setdefault(what, []).append(where)
+
+    def at(self, where: str) -> Callable[[str], None]:
+        """``add`` for one place."""
+        return lambda what: self.add(what, where)
 
     def flush(self) -> None:
         for what, places in self.places.items():

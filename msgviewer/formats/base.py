@@ -122,6 +122,29 @@ class Format:
         return self.write is not None
 
 
+def add_kept(
+    out: dict[str, Any],
+    kept: dict[str, Any],
+    lost: Callable[[str], None],
+    reserved: frozenset[str] = frozenset(),
+) -> dict[str, Any]:
+    """``out`` with the ``kept`` fields (extra, metadata) added after the ones it has.
+
+    A written field always wins: a kept field of the same name (or a ``reserved`` one, which
+    the writer sets by other rules) is passed to ``lost`` unless it says the same.
+    """
+    for k, v in kept.items():
+        if k in out or k in reserved:
+            if out.get(k, _ABSENT) != v:
+                lost(f"field {k!r} (it would replace a written one)")
+            continue
+        out[k] = v
+    return out
+
+
+_ABSENT = object()
+
+
 def message_where(index: int, block: int | None = None) -> str:
     """ "message 3" or "message 3, block 1": how lossy warnings name a place."""
     return f"message {index}" if block is None else f"message {index}, block {block}"

@@ -24,12 +24,11 @@ from ._anthropic_write import AnthropicWriter, write_usage
 from ._claude_code_chain import CHAIN_TYPES, Unit, layout
 from ._provider_common import (
     Losses,
-    add_kept,
     own_metadata,
     pair_tool_ids,
     place_tool_calls,
 )
-from .base import Context, Conversation, Format, message_where
+from .base import Context, Conversation, Format, add_kept, message_where
 from .io import jsonl_bytes
 
 NAME = "claude-code"
@@ -255,7 +254,7 @@ class _Writer:
         if m.role == "system":
             if not self.own:
                 self.losses.add("system prompt (written as a system note line)", where)
-            line = add_kept({"type": "system"}, meta, self.losses, where, _SYSTEM_WRITTEN)
+            line = add_kept({"type": "system"}, meta, self.losses.at(where), _SYSTEM_WRITTEN)
             line["content"] = m.text
             if not self.own:
                 line.update(sessionId=self.session, isMeta=False, level="info")
@@ -265,7 +264,7 @@ class _Writer:
             inner: dict[str, Any] = {} if m.id is None else {"id": m.id}
             if self.own:
                 meta_fields = {k: v for k, v in m.response_metadata.items() if k != "usage"}
-                add_kept(inner, meta_fields, self.losses, where, _INNER_WRITTEN)
+                add_kept(inner, meta_fields, self.losses.at(where), _INNER_WRITTEN)
             else:
                 inner["type"] = "message"
                 if m.model:
@@ -280,13 +279,13 @@ class _Writer:
         else:
             inner = {"role": "user", "content": content}
             if self.own:
-                add_kept(inner, m.response_metadata, self.losses, where)
+                add_kept(inner, m.response_metadata, self.losses.at(where))
         if isinstance(split, list) and isinstance(content, list):
             parts = _split(split, content)
             if parts is not None:
                 return parts
         line = {"type": "assistant" if m.role == "assistant" else "user"}
-        add_kept(line, meta, self.losses, where, _LINE_WRITTEN)
+        add_kept(line, meta, self.losses.at(where), _LINE_WRITTEN)
         line["message"] = inner
         if not self.own:
             line.update(isSidechain=False, userType="external", sessionId=self.session)

@@ -23,7 +23,7 @@ from ..core.blocks import Block, ToolCallBlock, ToolResultBlock
 from ..core.message import InvalidToolCall, Message, ToolCall, normalize_role
 from ..core.usage import Usage
 from ._json_checks import record_context, want_dict, want_int, want_list, want_str
-from .base import Context, Conversation, Format, message_where
+from .base import Context, Conversation, Format, add_kept, message_where
 from .io import json_bytes
 from .langchain_blocks import BlockReader, write_block
 
@@ -361,19 +361,15 @@ class _Writer:
                     self.call_names[block.id] = block.name
             fields = message.metadata.get(ITEM_KEY) if self.native else None
             fields = fields if isinstance(fields, dict) else {}
+            where = message_where(i)
             if fields and self.plain:
-                self.ctx.lossy("fields beside a message's type and data", message_where(i))
+                self.ctx.lossy("fields beside a message's type and data", where)
             for data in self.message(message, i):
                 if self.plain:
                     out.append(data)
                     continue
                 item = {"type": data["type"], "data": data}
-                for key, value in fields.items():
-                    if key in item:
-                        self.ctx.lossy(f"message item field {key!r}", message_where(i))
-                    else:
-                        item[key] = value
-                out.append(item)
+                out.append(add_kept(item, fields, lambda what, w=where: self.ctx.lossy(what, w)))
         return out
 
     def message(self, message: Message, i: int) -> list[dict[str, Any]]:

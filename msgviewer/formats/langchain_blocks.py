@@ -32,7 +32,7 @@ from ..core.blocks import (
     VideoBlock,
 )
 from ._json_checks import json_type, want_dict, want_list, want_str
-from .base import Context
+from .base import Context, add_kept
 
 MEDIA_CLASSES: dict[str, type] = {
     "image": ImageBlock,
@@ -306,21 +306,11 @@ def write_block(block: Block, lost: Lost) -> dict[str, Any] | None:
     return writer(block, lost)
 
 
-def _add(out: dict[str, Any], extra: dict[str, Any], lost: Lost) -> dict[str, Any]:
-    """``out`` with the ``extra`` fields after its own; a written field is never replaced."""
-    for key, value in extra.items():
-        if key not in out:
-            out[key] = value
-        elif out[key] != value:
-            lost(f"block field {key!r} (it would replace a written one)")
-    return out
-
-
 def _text_out(block: TextBlock, lost: Lost) -> dict[str, Any]:
-    out = _add({"type": "text", "text": block.text}, block.extra, lost)
+    out = add_kept({"type": "text", "text": block.text}, block.extra, lost)
     if block.citations:
         if "annotations" in out:
-            lost("block field 'annotations' (it would replace a written one)")
+            lost("field 'annotations' (it would replace a written one)")
         out["annotations"] = [_citation_out(c, lost) for c in block.citations]
     return out
 
@@ -339,7 +329,7 @@ def _citation_out(block: CitationBlock, lost: Lost) -> dict[str, Any]:
         value = getattr(block, ours)
         if value is not None:
             out[theirs] = value
-    return _add(out, block.extra, lost)
+    return add_kept(out, block.extra, lost)
 
 
 def _reasoning_out(block: ReasoningBlock, lost: Lost) -> dict[str, Any]:
@@ -347,9 +337,9 @@ def _reasoning_out(block: ReasoningBlock, lost: Lost) -> dict[str, Any]:
     native = extra.pop(NATIVE, None)
     if native == "thinking" and not block.redacted:
         out = {"type": "thinking", "thinking": block.text, "signature": block.signature}
-        return _add(out, extra, lost)
+        return add_kept(out, extra, lost)
     if native == "redacted_thinking" and block.redacted and block.data is not None:
-        return _add({"type": "redacted_thinking", "data": block.data}, extra, lost)
+        return add_kept({"type": "redacted_thinking", "data": block.data}, extra, lost)
     out: dict[str, Any] = {"type": "reasoning"}
     if block.text:
         out["reasoning"] = block.text
@@ -360,7 +350,7 @@ def _reasoning_out(block: ReasoningBlock, lost: Lost) -> dict[str, Any]:
         extras[_REDACTED if block.redacted else _ENCRYPTED] = block.data
     if extras:
         out["extras"] = extras
-    return _add(out, extra, lost)
+    return add_kept(out, extra, lost)
 
 
 def _media_out(
@@ -385,7 +375,7 @@ def _media_out(
             out = {"type": block.type, "source_type": source, key: value}
             if block.mime_type is not None:
                 out["mime_type"] = block.mime_type
-            return _add(out, extra, lost)
+            return add_kept(out, extra, lost)
     out = {"type": block.type}
     for ours, theirs in (
         ("url", "url"),
@@ -401,12 +391,12 @@ def _media_out(
         extras["filename"] = block.filename
     if extras:
         out["extras"] = extras
-    return _add(out, extra, lost)
+    return add_kept(out, extra, lost)
 
 
 def _tool_call_out(block: ToolCallBlock, lost: Lost) -> dict[str, Any]:
     out = {"type": "tool_call", "id": block.id, "name": block.name, "args": block.args}
-    return _add(out, block.extra, lost)
+    return add_kept(out, block.extra, lost)
 
 
 def _tool_call_chunk_out(block: ToolCallChunkBlock, lost: Lost) -> dict[str, Any]:
@@ -414,12 +404,12 @@ def _tool_call_chunk_out(block: ToolCallChunkBlock, lost: Lost) -> dict[str, Any
     out["args"] = block.args
     if block.index is not None:
         out["index"] = block.index
-    return _add(out, block.extra, lost)
+    return add_kept(out, block.extra, lost)
 
 
 def _server_call_out(block: ServerToolCallBlock, lost: Lost) -> dict[str, Any]:
     out = {"type": "server_tool_call", "id": block.id, "name": block.name, "args": block.args}
-    return _add(out, block.extra, lost)
+    return add_kept(out, block.extra, lost)
 
 
 def _server_result_out(block: ServerToolResultBlock, lost: Lost) -> dict[str, Any]:
@@ -428,14 +418,14 @@ def _server_result_out(block: ServerToolResultBlock, lost: Lost) -> dict[str, An
         out["status"] = block.status
     if block.content is not None:
         out["output"] = block.content
-    return _add(out, block.extra, lost)
+    return add_kept(out, block.extra, lost)
 
 
 def _error_out(block: ErrorBlock, lost: Lost) -> dict[str, Any]:
     value: dict[str, Any] = {"type": "error", "message": block.message}
     if block.code is not None:
         value["code"] = block.code
-    return {"type": "non_standard", "value": _add(value, block.extra, lost)}
+    return {"type": "non_standard", "value": add_kept(value, block.extra, lost)}
 
 
 def _unknown_out(block: UnknownBlock, lost: Lost) -> dict[str, Any]:
