@@ -79,19 +79,25 @@ def _check_counts(ctx: Context, d: dict[str, Any], path: str) -> None:
             raise ctx.error(f"usage {key} must be a number, not {json_type(v)}", f"{path}.{key}")
 
 
-def chat_usage_in(d: Any, ctx: Context, path: str) -> Usage:
-    """Chat Completions usage (prompt/completion tokens and their details)."""
+def _usage_in(d: Any, ctx: Context, path: str, input_key: str, output_key: str) -> Usage:
+    """Usage from OpenAI counts named ``<input_key>``/``<output_key>`` and their details."""
     expect(ctx, d, dict, "usage", path)
     _check_counts(ctx, d, path)
+    inputs = d.get(f"{input_key}_details")
     return Usage(
-        input_tokens=_int(d, "prompt_tokens"),
-        output_tokens=_int(d, "completion_tokens"),
+        input_tokens=_int(d, input_key),
+        output_tokens=_int(d, output_key),
         total_tokens=_int(d, "total_tokens"),
-        cache_read_tokens=_int(d.get("prompt_tokens_details"), "cached_tokens"),
-        cache_write_tokens=_int(d.get("prompt_tokens_details"), "cache_write_tokens"),
-        reasoning_tokens=_int(d.get("completion_tokens_details"), "reasoning_tokens"),
+        cache_read_tokens=_int(inputs, "cached_tokens"),
+        cache_write_tokens=_int(inputs, "cache_write_tokens"),
+        reasoning_tokens=_int(d.get(f"{output_key}_details"), "reasoning_tokens"),
         extra=d,
     )
+
+
+def chat_usage_in(d: Any, ctx: Context, path: str) -> Usage:
+    """Chat Completions usage (prompt/completion tokens and their details)."""
+    return _usage_in(d, ctx, path, "prompt_tokens", "completion_tokens")
 
 
 def chat_usage_out(usage: Usage) -> dict[str, Any]:
@@ -118,17 +124,7 @@ def chat_usage_out(usage: Usage) -> dict[str, Any]:
 
 def responses_usage_in(d: Any, ctx: Context, path: str) -> Usage:
     """Responses usage (input/output tokens and their details)."""
-    expect(ctx, d, dict, "usage", path)
-    _check_counts(ctx, d, path)
-    return Usage(
-        input_tokens=_int(d, "input_tokens"),
-        output_tokens=_int(d, "output_tokens"),
-        total_tokens=_int(d, "total_tokens"),
-        cache_read_tokens=_int(d.get("input_tokens_details"), "cached_tokens"),
-        cache_write_tokens=_int(d.get("input_tokens_details"), "cache_write_tokens"),
-        reasoning_tokens=_int(d.get("output_tokens_details"), "reasoning_tokens"),
-        extra=d,
-    )
+    return _usage_in(d, ctx, path, "input_tokens", "output_tokens")
 
 
 def responses_usage_out(usage: Usage) -> dict[str, Any]:

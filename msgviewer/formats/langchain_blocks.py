@@ -306,6 +306,31 @@ def write_block(block: Block, lost: Lost) -> dict[str, Any] | None:
     return writer(block, lost)
 
 
+# (block field, LangChain key) of the fields written when they are set.
+_CITATION_FIELDS = (
+    ("url", "url"),
+    ("title", "title"),
+    ("cited_text", "cited_text"),
+    ("start", "start_index"),
+    ("end", "end_index"),
+)
+_MEDIA_FIELDS = (
+    ("url", "url"),
+    ("data", "base64"),
+    ("file_id", "file_id"),
+    ("mime_type", "mime_type"),
+)
+
+
+def _set_fields(out: dict[str, Any], block: Block, fields: tuple[tuple[str, str], ...]) -> dict:
+    """``out`` with each set (not None) field of ``block`` under its LangChain key."""
+    for ours, theirs in fields:
+        value = getattr(block, ours)
+        if value is not None:
+            out[theirs] = value
+    return out
+
+
 def _text_out(block: TextBlock, lost: Lost) -> dict[str, Any]:
     out = add_kept({"type": "text", "text": block.text}, block.extra, lost)
     if block.citations:
@@ -318,17 +343,7 @@ def _text_out(block: TextBlock, lost: Lost) -> dict[str, Any]:
 def _citation_out(block: CitationBlock, lost: Lost) -> dict[str, Any]:
     if set(block.extra) == {"annotation"} and block == CitationBlock(extra=block.extra):
         return block.extra["annotation"]
-    out: dict[str, Any] = {"type": "citation"}
-    for ours, theirs in (
-        ("url", "url"),
-        ("title", "title"),
-        ("cited_text", "cited_text"),
-        ("start", "start_index"),
-        ("end", "end_index"),
-    ):
-        value = getattr(block, ours)
-        if value is not None:
-            out[theirs] = value
+    out = _set_fields({"type": "citation"}, block, _CITATION_FIELDS)
     return add_kept(out, block.extra, lost)
 
 
@@ -376,16 +391,7 @@ def _media_out(
             if block.mime_type is not None:
                 out["mime_type"] = block.mime_type
             return add_kept(out, extra, lost)
-    out = {"type": block.type}
-    for ours, theirs in (
-        ("url", "url"),
-        ("data", "base64"),
-        ("file_id", "file_id"),
-        ("mime_type", "mime_type"),
-    ):
-        value = getattr(block, ours)
-        if value is not None:
-            out[theirs] = value
+    out = _set_fields({"type": block.type}, block, _MEDIA_FIELDS)
     extras = dict(extra.pop("extras", None) or {})
     if block.filename is not None:
         extras["filename"] = block.filename
