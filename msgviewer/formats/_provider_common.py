@@ -144,12 +144,7 @@ def pair_tool_ids(
         elif m.role == "tool":
             # A result that answers no call still gets an id: readers require one.
             cid = answer(m.tool_call_id, m.name) or f"result_{i}"
-            if m.tool_call_id is None:
-                m = dataclasses.replace(
-                    m, tool_call_id=cid, metadata={**m.metadata, SYNTHETIC_ID: True}
-                )
-            elif cid != m.tool_call_id:
-                m = dataclasses.replace(m, tool_call_id=cid)
+            m = _with_id(m, cid, "tool_call_id", "metadata")
         content = m.content
         if type(content) is tuple and any(
             type(b) is ToolCallBlock or type(b) is ToolResultBlock for b in content
@@ -162,24 +157,21 @@ def pair_tool_ids(
                     pending.append((b.id, b.name))
                 elif type(b) is ToolResultBlock:
                     cid = answer(b.tool_call_id, None) or f"result_{i}_{k}"
-                    if b.tool_call_id is None:
-                        b = dataclasses.replace(
-                            b, tool_call_id=cid, extra={**b.extra, SYNTHETIC_ID: True}
-                        )
-                    elif cid != b.tool_call_id:
-                        b = dataclasses.replace(b, tool_call_id=cid)
+                    b = _with_id(b, cid, "tool_call_id")
                 blocks.append(b)
             m = dataclasses.replace(m, content=tuple(blocks))
         out.append(m)
     return out, names
 
 
-def _with_id(call: Any, cid: str) -> Any:
-    """A call (``ToolCall``, ``InvalidToolCall``, ``ToolCallBlock``) with id ``cid``; an id
-    made up where there was none is marked ``synthetic_id``."""
-    if call.id is None:
-        return dataclasses.replace(call, id=cid, extra={**call.extra, SYNTHETIC_ID: True})
-    return call if cid == call.id else dataclasses.replace(call, id=cid)
+def _with_id(item: Any, cid: str, field: str = "id", marks: str = "extra") -> Any:
+    """A call or result (its id in ``field``) with id ``cid``; an id made up where there was
+    none is marked ``synthetic_id`` in the ``marks`` dict (``extra``, or ``metadata``)."""
+    old = getattr(item, field)
+    if old is None:
+        marked = {**getattr(item, marks), SYNTHETIC_ID: True}
+        return dataclasses.replace(item, **{field: cid, marks: marked})
+    return item if cid == old else dataclasses.replace(item, **{field: cid})
 
 
 # -- function tools in any provider's shape ---------------------------------------------
