@@ -210,8 +210,7 @@ def _with_block(raw: bytes, index: int) -> tuple[str, bytes] | None:
 
 # Losses measured when these tests were written, each reported to the format's author. The
 # test fails when one of them is fixed too, so that its entry is removed here.
-KNOWN_LOSSES: dict[str, set[str]] = {
-}
+KNOWN_LOSSES: dict[str, set[str]] = {}
 
 
 def _losses(sample: Path, inject: Any, marker: str) -> tuple[list[str], int]:
