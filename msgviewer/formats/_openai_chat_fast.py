@@ -1,0 +1,83 @@
+"""The quick way through the common Chat Completions messages of a big file.
+
+``read_plain`` builds a message straight from the shapes that make up nearly every large
+history: a user, system or assistant message that is just ``role`` and string ``content``; a
+``tool`` message of ``role``, ``tool_call_id`` and string ``content``; an assistant message
+of ``role``, ``content`` (string or null) and well-formed function ``tool_calls`` whose
+arguments are a JSON object. It returns None for anything else, or for anything unusual in
+those shapes, and the careful reader in ``openai_chat`` takes the message; the two give equal
+messages for the shapes handled here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from ..core._frozen import builder
+from ..core.message import Message, ToolCall
+
+_message = builder(Message)  # roles and content below are already canonical
+_call = builder(ToolCall)
+_loads = orjson.loads
+_JSONDecodeError = orjson.JSONDecodeError
+_PLAIN_ROLES = frozenset({"user", "system", "assistant"})
+
+
+def read_plain(d: Any, unanswered: dict[str, str | None]) -> Message | None:
+    """The message of a common-shaped dict, or None to leave it to the careful reader.
+
+    ``unanswered`` is the reader's call id -> name of calls still waiting for a result: an
+    assistant's calls join it, a tool message's result leaves it (as in the careful reader).
+    """
+    if type(d) is not dict:
+        return None
+    role = d.get("role")
+    content = d.get("content")
+    n = len(d)
+    if role == "tool":
+        call_id = d.get("tool_call_id")
+        if n != 3 or type(content) is not str or type(call_id) is not str:
+            return None
+        unanswered.pop(call_id, None)
+        return _message("tool", content, None, None, call_id, False, (), (), None, {}, (), {})
+    if type(role) is not str or role not in _PLAIN_ROLES:
+        return None
+    if n == 2:
+        if type(content) is not str:
+            return None
+        return _message(role, content, None, None, None, False, (), (), None, {}, (), {})
+    if n != 3 or role != "assistant" or "content" not in d:
+        return None
+    if content is None:
+        content = ""
+    elif type(content) is not str:
+        return None
+    raw_calls = d.get("tool_calls")
+    if type(raw_calls) is not list:
+        return None
+    calls = []
+    for tc in raw_calls:
+        if type(tc) is not dict or len(tc) != 3 or tc.get("type") != "function":
+            return None
+        fn = tc.get("function")
+        call_id = tc.get("id")
+        if type(fn) is not dict or len(fn) != 2 or type(call_id) is not str:
+            return None
+        name = fn.get("name")
+        raw = fn.get("arguments")
+        if type(name) is not str or type(raw) is not str or not raw:
+            return None
+        try:
+            args = _loads(raw)
+        except _JSONDecodeError:
+            return None
+        if type(args) is not dict:
+            return None
+        calls.append(_call(call_id, name, args, {}))
+    for call in calls:  # only once every call is read: a fallback must start from scratch
+        unanswered[call.id] = call.name  # type: ignore[index]
+    return _message(
+        "assistant", content, None, None, None, False, tuple(calls), (), None, {}, (), {}
+    )
