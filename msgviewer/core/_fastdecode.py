@@ -121,8 +121,15 @@ def message(d: Any) -> Message:
         content = tuple([_block(b) for b in content])
     elif type(content) is not str:
         raise Unusual
-    if len(d) == 2 and "content" in d:
+    n = len(d)
+    if n == 2 and "content" in d:
         return _message(role, content, None, None, None, False, (), (), None, {}, (), {})
+    if role == "tool" and (n == 3 or n == 4) and "content" in d:
+        # The common tool result: role, content, tool_call_id and maybe the tool's name.
+        call_id = d.get("tool_call_id")
+        name = d.get("name")
+        if type(call_id) is str and (type(name) is str if n == 4 else name is None):
+            return _message("tool", content, None, name, call_id, False, (), (), None, {}, (), {})
     mid = d.get("id")
     name = d.get("name")
     call_id = d.get("tool_call_id")
