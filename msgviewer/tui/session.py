@@ -6,7 +6,7 @@ analyses (tool links, problems, usage) are filled in once, after the first paint
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -102,6 +102,8 @@ class Session:
     path: str | None = None
     format: str | None = None
     analysed: bool = False
+    graveyard: list[Any] = field(default_factory=list)
+    """Analyses replaced by an edit, kept until a worker drops them."""
 
     @classmethod
     def from_conversations(
@@ -143,32 +145,43 @@ class Session:
             conv.top, conv.nested = group_sidechains(messages)
         else:
             conv.top = range(len(messages))
+        # Freeing 100k-message analyses takes a while: the analysis worker does it.
+        self.graveyard.append((conv.links, conv.problems, conv.totals))
         conv.links = conv.problems = conv.totals = None
         self.analysed = False
 
-    def analysis(self) -> list[tuple[int, Analysis]]:
-        """Analyses of the conversations that have none (run off the UI; stores nothing)."""
+    def analysis(
+        self, on_links: Callable[[int, tuple[Message, ...], Any], None] | None = None
+    ) -> list[tuple[int, Analysis]]:
+        """Analyses of the conversations that have none (run off the UI; stores nothing).
+
+        ``on_links(c, messages, links)`` hears of each conversation's tool links as soon as
+        they are made, before the slower lint and totals: edits that need them wait less.
+        """
         from ..core.links import link_tools
 
         lint = _optional("msgviewer.core.lint", "lint")
         usage_totals = _optional("msgviewer.core.totals", "usage_totals")
+        self.graveyard.clear()  # old analyses, freed here rather than on the UI thread
         out = []
         for c, conv in enumerate(list(self.convs)):
             msgs = conv.messages
-            if conv.links is not None:
+            if conv.links is not None and conv.problems is not None:
                 continue
-            out.append(
-                (
-                    c,
-                    Analysis(
-                        msgs,
-                        link_tools(msgs),
-                        list(lint(msgs)) if lint else [],
-                        usage_totals(msgs) if usage_totals else None,
-                    ),
-                )
-            )
+            links = conv.links if conv.links is not None else link_tools(msgs)
+            if on_links is not None:
+                on_links(c, msgs, links)
+            problems = list(lint(msgs)) if lint else []
+            totals = usage_totals(msgs) if usage_totals else None
+            out.append((c, Analysis(msgs, links, problems, totals)))
         return out
+
+    def store_links(self, c: int, messages: tuple[Message, ...], links: Any) -> bool:
+        """Keep tool links made for ``messages`` if they are still conversation ``c``'s."""
+        if c < len(self.convs) and self.convs[c].messages is messages:
+            self.convs[c].links = links
+            return True
+        return False
 
     def store(self, results: Sequence[tuple[int, Analysis]]) -> None:
         """Keep the analyses that are still of the current messages (on the UI thread)."""

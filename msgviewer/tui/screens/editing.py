@@ -17,7 +17,7 @@ from textual import on
 from textual.binding import Binding, BindingType
 
 from ...core.errors import FormatError, MsgviewerError
-from ...core.links import ToolLinks, link_tools
+from ...core.links import ToolLinks
 from ...core.message import ROLES, Message
 from ...core.serialize import (
     _tool_call_from_dict,
@@ -53,8 +53,8 @@ class Target:
     conv: int
     title: str
     text: str
-    make: Callable[[Any], edits.EditFn]
-    """The checked value -> the edit."""
+    make: Callable[[Any, ToolLinks], edits.EditFn]
+    """(The checked value, the tool links as they are) -> the edit."""
     label: str
     focus: Focus
     validate: Any = None
@@ -148,12 +148,27 @@ class EditingScreen(SavingScreen):
         assert self.session is not None
         return self.session.convs[row[1]].messages[row[2]]
 
-    def links(self, c: int) -> ToolLinks:
-        """Tool links of conversation ``c`` as it is now (worked out here if the analysis has
-        not caught up with the last edit)."""
+    _link_waiters: dict[int, list[Callable[[ToolLinks], None]]] | None = None
+
+    def with_links(self, c: int, then: Callable[[ToolLinks], None]) -> None:
+        """Run ``then`` with conversation ``c``'s tool links as they are now: at once, or when
+        the analysis worker has linked the last edit (seconds at 100k messages, off the UI)."""
         assert self.session is not None
-        conv = self.session.convs[c]
-        return conv.links if conv.links is not None else link_tools(conv.messages)
+        links = self.session.convs[c].links
+        if links is not None:
+            then(links)
+            return
+        if self._link_waiters is None:
+            self._link_waiters = {}
+        self._link_waiters.setdefault(c, []).append(then)
+        self.notify("Linking tool calls…", timeout=1.5)
+
+    def links_ready(self, session: Any, c: int, messages: Any, links: ToolLinks) -> None:
+        """The analysis worker linked conversation ``c``: keep the links, run who waited."""
+        if session is not self.session or not session.store_links(c, messages, links):
+            return
+        for then in (self._link_waiters or {}).pop(c, []):
+            then(links)
 
     # -- applying -----------------------------------------------------------------------------
 
@@ -179,6 +194,8 @@ class EditingScreen(SavingScreen):
         """Redraw what ``change`` touched, move the cursor to ``focus``, analyse again."""
         assert self.model is not None and self.session is not None
         c = change.conv
+        if self._link_waiters:  # they were asked about the history before this change
+            self._link_waiters.pop(c, None)
         self.model.splice(c, change.start, change.old_count, change.new_count)
         if self.search_index is not None:
             self.search_index.splice(c, change.start, change.old_count, change.new_count)
@@ -212,7 +229,7 @@ class EditingScreen(SavingScreen):
         if kind == CALL:
             call = message.tool_calls[i]
 
-            def set_args(value: Any) -> edits.EditFn:
+            def set_args(value: Any, links: ToolLinks) -> edits.EditFn:
                 new_call = replace(call, args=value)
                 return edits.update_message(m, lambda msg: edits.with_call(msg, i, new_call))
 
@@ -235,7 +252,7 @@ class EditingScreen(SavingScreen):
             return None
         what = "text" if block is None else f"{message.blocks[block].type} block {block}"
 
-        def set_text(value: Any) -> edits.EditFn:
+        def set_text(value: Any, links: ToolLinks) -> edits.EditFn:
             return edits.update_message(m, lambda msg: edits.with_text(msg, block, value))
 
         focus = (MSG, c, m, 0) if block is None else (BLOCK, c, m, block)
@@ -251,11 +268,10 @@ class EditingScreen(SavingScreen):
     def _json_target(self, row: Row) -> Target:
         kind, c, m, i = row[:4]
         message = self._message(row)
-        links = self.links(c)
         if kind == CALL:
             call = message.tool_calls[i]
 
-            def set_call(value: Any) -> edits.EditFn:
+            def set_call(value: Any, links: ToolLinks) -> edits.EditFn:
                 new = edits.with_call(message, i, value)
                 return edits.replace_keeping_links(links, m, new)
 
@@ -272,7 +288,7 @@ class EditingScreen(SavingScreen):
         if kind in (BLOCK, LINE, MORE) and i < len(message.blocks):
             block = message.blocks[i]
 
-            def set_block(value: Any) -> edits.EditFn:
+            def set_block(value: Any, links: ToolLinks) -> edits.EditFn:
                 new = edits.with_block(message, i, value)
                 return edits.replace_keeping_links(links, m, new)
 
@@ -287,7 +303,7 @@ class EditingScreen(SavingScreen):
                 json=True,
             )
 
-        def set_message(value: Any) -> edits.EditFn:
+        def set_message(value: Any, links: ToolLinks) -> edits.EditFn:
             return edits.replace_keeping_links(links, m, value)
 
         return Target(
@@ -307,7 +323,7 @@ class EditingScreen(SavingScreen):
                 return
             if not target.json and value == target.text:
                 return
-            self.apply_edit(target.conv, target.make(value), target.label, target.focus)
+            self._apply_target(target, value)
 
         editor = EditorScreen(
             target.title,
@@ -349,7 +365,16 @@ class EditingScreen(SavingScreen):
             except EditorError as error:  # back into the app's editor, with the user's text
                 self._open(target, text, error)
                 return
-        self.apply_edit(target.conv, target.make(value), target.label, target.focus)
+        self._apply_target(target, value)
+
+    def _apply_target(self, target: Target, value: Any) -> None:
+        def apply(links: ToolLinks) -> None:
+            self.apply_edit(target.conv, target.make(value, links), target.label, target.focus)
+
+        if target.json:  # a changed call id takes its result along: needs the links
+            self.with_links(target.conv, apply)
+        else:
+            apply(None)  # type: ignore[arg-type]
 
     # -- structure ----------------------------------------------------------------------------
 
@@ -361,7 +386,8 @@ class EditingScreen(SavingScreen):
         message = self._message(row)
         is_call_block = kind == BLOCK and message.blocks[i].type == "tool_call"
         if kind == CALL or is_call_block:
-            self._rename_call(c, m, None if kind == CALL else i, i if kind == CALL else None)
+            block, k = (None, i) if kind == CALL else (i, None)
+            self.with_links(c, lambda links: self._rename_call(links, c, m, block, k))
             return
 
         def chosen(role: str | None) -> None:
@@ -376,10 +402,11 @@ class EditingScreen(SavingScreen):
         question = ConfirmScreen(f"Role of message {m} (now {message.role})", ROLE_CHOICES)
         self.app.push_screen(question, chosen)
 
-    def _rename_call(self, c: int, m: int, block: int | None, k: int | None) -> None:
+    def _rename_call(
+        self, links: ToolLinks, c: int, m: int, block: int | None, k: int | None
+    ) -> None:
         from .prompt import PromptScreen
 
-        links = self.links(c)
         ref = edits.call_ref(links, m, block, k)
         if ref is None:
             self.notify("No tool call here", severity="warning")
@@ -464,9 +491,13 @@ class EditingScreen(SavingScreen):
             part = edits.Part("block", m, i)
         else:
             part = edits.Part("message", m)
+        self.with_links(c, lambda links: self._delete(links, row, part))
+
+    def _delete(self, links: ToolLinks, row: Row, part: edits.Part) -> None:
+        c, m, i = row[1], row[2], row[3]
         what = "message" if part.kind == "message" else f"{part.kind} {i} of message"
         label = f"Delete {what} {m}"
-        found = edits.partners(self.links(c), part)
+        found = edits.partners(links, part)
         remaining = len(self.session.convs[c].messages) - 1
         focus = (MSG, c, min(m, max(remaining - 1, 0)) if part.kind == "message" else m, 0)
         if not found:
@@ -504,9 +535,12 @@ class EditingScreen(SavingScreen):
         row = self._row()
         if row is None:
             return
+        self.with_links(row[1], lambda links: self._move(links, row, step))
+
+    def _move(self, links: ToolLinks, row: Row, step: int) -> None:
+        assert self.session is not None
         c, m = row[1], row[2]
         n = len(self.session.convs[c].messages)
-        links = self.links(c)
         span = edits.unit(links, n, m)
 
         def alone() -> None:

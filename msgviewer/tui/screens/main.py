@@ -200,7 +200,10 @@ class MainScreen(EditingScreen):
     @work(thread=True, exclusive=True, group="analyse")
     def _analyse_worker(self, session: Session) -> None:
         # Computed here, stored on the UI thread: an edit meanwhile makes these stale.
-        results = session.analysis()
+        def links_made(c: int, messages: Any, links: Any) -> None:
+            self.app.call_from_thread(self.links_ready, session, c, messages, links)
+
+        results = session.analysis(links_made)
         self.app.call_from_thread(self._analysed, session, results)
 
     def _analysed(self, session: Session, results: list[Any]) -> None:
