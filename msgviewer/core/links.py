@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from ._frozen import builder, value
 from .blocks import ServerToolCallBlock, ServerToolResultBlock, ToolCallBlock, ToolResultBlock
@@ -88,6 +89,7 @@ class ToolLinks:
         "_calls",
         "_calls_at",
         "_irregular",
+        "_pos_index",
         "_result_call",
         "_result_rows",
         "_results",
@@ -117,6 +119,7 @@ class ToolLinks:
         self._irregular = irregular  # calls without an id, with a repeated id, or invalid
         self._calls: tuple[CallRef, ...] | None = None
         self._results: tuple[ResultRef, ...] | None = None
+        self._pos_index: dict[tuple[bool, int], dict[Any, int]] = {}
 
     @property
     def calls(self) -> tuple[CallRef, ...]:
@@ -243,17 +246,38 @@ class ToolLinks:
 
     def _call_pos(self, call: CallRef) -> int:
         lo, hi = self._call_spans().get(call.message_index, (0, 0))
-        for i in range(lo, hi):
-            if self.calls[i] == call:
-                return i
-        raise ValueError(f"{call!r} is not a call of this history")
+        i = _find(self.calls, lo, hi, call, self._pos_index)
+        if i is None:
+            raise ValueError(f"{call!r} is not a call of this history")
+        return i
 
     def _result_pos(self, result: ResultRef) -> int:
         lo, hi = self._result_spans().get(result.message_index, (0, 0))
+        i = _find(self.results, lo, hi, result, self._pos_index)
+        if i is None:
+            raise ValueError(f"{result!r} is not a result of this history")
+        return i
+
+
+_SCAN = 16
+"""A message with more calls (or results) than this gets an index: asking for the status
+of each of its 100,000 calls must not scan them all every time."""
+
+
+def _find(
+    refs: tuple[Any, ...], lo: int, hi: int, ref: Any, indexes: dict[tuple[bool, int], Any]
+) -> int | None:
+    """Position of ``ref`` among ``refs[lo:hi]`` (one message's calls or results)."""
+    if hi - lo <= _SCAN:
         for i in range(lo, hi):
-            if self.results[i] == result:
+            if refs[i] == ref:
                 return i
-        raise ValueError(f"{result!r} is not a result of this history")
+        return None
+    key = (type(ref) is CallRef, lo)
+    index = indexes.get(key)
+    if index is None:
+        index = indexes[key] = {refs[i]: i for i in range(lo, hi)}
+    return index.get(ref)
 
 
 def _spans(rows: list[_CallRow] | list[_ResultRow]) -> dict[int, tuple[int, int]]:

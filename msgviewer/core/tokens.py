@@ -97,11 +97,11 @@ def accumulate(
                     total += tokens_per_image
                 elif lc_type == "text":
                     text = data.get("text", "")
-                    chars += len(text) if isinstance(text, str) else len(repr(text))
+                    chars += len(text) if isinstance(text, str) else repr_len(text)
                 else:
-                    chars += len(repr(data))
+                    chars += repr_len(data)
             else:
-                chars += len(repr(block_to_dict(block)))  # type: ignore[arg-type]
+                chars += repr_len(block_to_dict(block))  # type: ignore[arg-type]
     if role == "assistant":
         if message.tool_calls:
             chars += _tool_calls_chars(message)
@@ -128,7 +128,35 @@ def _tool_calls_chars(message: Message) -> int:
             calls = tuple(c for c in calls if c.id not in in_content)
             if not calls:
                 return 0
-    return len(repr([_lc_tool_call(c) for c in calls]))
+    return repr_len([_lc_tool_call(c) for c in calls])
+
+
+def repr_len(value: Any) -> int:
+    """``len(repr(value))``, also for values too deep for ``repr`` (a file may nest 1,000 deep)."""
+    try:
+        return len(repr(value))
+    except RecursionError:
+        return walked_repr_len(value)
+
+
+def walked_repr_len(value: Any) -> int:
+    """``len(repr(value))`` of JSON-like data worked out without recursion."""
+    total = 0
+    stack = [value]
+    while stack:  # the same count, without recursion: brackets, ", " and ": " separators
+        v = stack.pop()
+        if isinstance(v, dict):
+            total += 2 + 4 * len(v) - (2 if v else 0)
+            for key, item in v.items():
+                stack.append(key)
+                stack.append(item)
+        elif isinstance(v, (list, tuple)):
+            total += 2 + 2 * len(v) - (2 if v else 0)
+            total += 1 if isinstance(v, tuple) and len(v) == 1 else 0
+            stack.extend(v)
+        else:
+            total += len(repr(v))
+    return total
 
 
 def _lc_tool_call(call: Any) -> dict[str, Any]:

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
 from ..core.message import Message
 from . import fmt
 from .media import is_media, media_info
+from .preview import json_preview
 from .safe import line_text, one_line
 from .tree_model import (
     ARTIFACT,
@@ -39,36 +38,45 @@ ROLE_GLYPHS = {"system": "■", "user": "\u276f", "assistant": "◆", "tool": "�
 """One glyph per role, beside its colour, so roles read apart without colour too."""
 
 SUMMARY_CHARS = 160
+LABEL_WINDOW = 4096
+"""Characters of a text a label looks at (``safe.one_line`` looks no further either)."""
 
 
 def compact_json(value: Any, limit: int = SUMMARY_CHARS) -> str:
-    """A JSON value on one line (orjson escapes control characters inside strings)."""
-    try:
-        text = orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-    except TypeError:
-        text = repr(value)
-    return one_line(text, limit)
+    """A JSON value on one line (orjson escapes control characters inside strings).
+
+    Only the first ``limit`` characters are ever written, whatever the size or depth of the
+    value: a row is drawn often and must not cost what the value costs.
+    """
+    preview = json_preview(value, max_chars=limit, max_depth=8, indent=False)
+    return one_line(preview.text, limit + 1)  # a cut preview already ends with "…"
 
 
 def call_signature(name: str | None, args: Any, limit: int = SUMMARY_CHARS) -> str:
     """``read_file(path="src/x.py", n=3)``: a call the way it reads in code."""
     if isinstance(args, dict):
-        parts = []
+        parts, size = [], 0
         for key, value in args.items():
+            if size > limit:  # the label is full: the other arguments would be cut anyway
+                parts.append("…")
+                break
             shown = compact_json(value, 60) if not isinstance(value, str) else None
             if shown is None:
                 shown = compact_json(one_line(value, 60), 62)
             parts.append(f"{one_line(str(key), 40)}={shown}")
+            size += len(parts[-1]) + 2
         inner = ", ".join(parts)
+    elif isinstance(args, str):
+        inner = one_line(args, limit)
     else:
-        inner = one_line(str(args or ""), limit)
+        inner = compact_json(args, limit) if args else ""
     return one_line(f"{one_line(name or '?', 60)}({inner})", limit)
 
 
 def message_summary(message: Message) -> str:
     """A one-line summary of what a message says or does."""
-    text = message.text
-    if text.strip():
+    text = _leading_text(message)
+    if text:
         return one_line(text, SUMMARY_CHARS)
     for block in message.blocks:
         t = block.type
@@ -93,11 +101,38 @@ def message_summary(message: Message) -> str:
     return "(empty)"
 
 
+def _leading_text(message: Message) -> str:
+    """``message.text`` up to a few kilobytes past its start ("" if it is blank).
+
+    A label of a message holding 50 MB of text must cost what a short one costs: the text
+    blocks are joined only until there is more than a label can show.
+    """
+    content = message.content
+    if type(content) is str:
+        text = content
+    else:
+        parts, size = [], 0
+        for block in content:
+            if block.type == "text":
+                parts.append(block.text)
+                size += len(block.text)
+                if size > LABEL_WINDOW:
+                    break
+        text = "".join(parts)
+    return text if text and not text.isspace() else ""
+
+
 def _result_text(block: Any) -> str:
     content = block.content
     if isinstance(content, str):
         return content
-    texts = [b.text for b in content if getattr(b, "type", None) == "text"]
+    texts, size = [], 0
+    for b in content:
+        if getattr(b, "type", None) == "text":
+            texts.append(b.text)
+            size += len(b.text)
+            if size > LABEL_WINDOW:  # enough for a label
+                break
     return " ".join(texts) if texts else f"{len(content)} blocks"
 
 
@@ -135,6 +170,18 @@ class RowLabels:
         self.index_width = max(
             (len(str(len(c.messages) - 1)) for c in model.session.convs), default=1
         )
+        # Per-message facts that cost what the message costs (a message may make 100,000
+        # calls): worked out once per message object. Labels are rebuilt when analyses change.
+        self._memo: dict[tuple[str, int], tuple[Any, Any]] = {}
+
+    def _once(self, what: str, message: Message, compute: Any) -> Any:
+        key = (what, id(message))
+        hit = self._memo.get(key)
+        if hit is not None and hit[0] is message:
+            return hit[1]
+        value = compute()
+        self._memo[key] = (message, value)
+        return value
 
     def left_right(self, row: Row) -> tuple[list[Piece], list[Piece]]:
         """The pieces on the left (tree, summary) and on the right (badges) of a row."""
@@ -196,20 +243,22 @@ class RowLabels:
         if role == "tool":
             left.append((one_line(message.name or "tool", 30) + " ", "call"))
             if links is not None:
-                right.extend(self._result_badge(links, m, None))
+                right.extend(self._result_badge(links, c, m, None))
             elif message.is_error:
                 right.append(("✗ error", "error"))
         elif links is not None:
-            results = [r for r in links.results_in(m) if not r.server]
+            results = self._once(
+                "client-results", message, lambda: [r for r in links.results_in(m) if not r.server]
+            )
             if results:  # results carried as blocks (Anthropic, Claude Code)
-                right.extend(self._result_badge(links, m, results[0].block_index))
+                right.extend(self._result_badge(links, c, m, results[0].block_index))
                 if len(results) > 1:
                     right.append((f"+{len(results) - 1} ", "dim"))
         left.append((message_summary(message), "summary" if role != "system" else "dim"))
         calls = len(message.tool_calls) + len(message.invalid_tool_calls)
         if calls:
-            right.append(self._calls_badge(data, m, calls))
-        right.append(self._tokens(message))
+            right.append(self._once("calls", message, lambda: self._calls_badge(data, m, calls)))
+        right.append(self._once("tokens", message, lambda: self._tokens(message)))
         return left, right
 
     def _calls_badge(self, data: Any, m: int, n: int) -> Piece:
@@ -225,16 +274,20 @@ class RowLabels:
                 style = "ok"
         return (f"⚒{n} ", style)
 
-    def _result_badge(self, links: Any, m: int, block: int | None) -> list[Piece]:
-        for ref in links.results_in(m):
-            if ref.block_index == block:
-                call = links.call_of(ref)
-                if call is None:
-                    return [("↩ no call ", "warn")]
-                style = "error" if ref.is_error else "ok"
-                mark = "✗" if ref.is_error else "↩"
-                return [(f"{mark} #{call.message_index} ", style)]
-        return []
+    def _result_badge(self, links: Any, c: int, m: int, block: int | None) -> list[Piece]:
+        message = self.model.message(c, m)
+        refs = self._once(
+            "results", message, lambda: {r.block_index: r for r in reversed(links.results_in(m))}
+        )
+        ref = refs.get(block)
+        if ref is None:
+            return []
+        call = links.call_of(ref)
+        if call is None:
+            return [("↩ no call ", "warn")]
+        style = "error" if ref.is_error else "ok"
+        mark = "✗" if ref.is_error else "↩"
+        return [(f"{mark} #{call.message_index} ", style)]
 
     def _tokens(self, message: Message) -> Piece:
         # A message's own size: the output tokens a model reported for it, else an estimate.
@@ -269,7 +322,7 @@ class RowLabels:
             left.append((label, "call"))
             left.append((call_signature(block.name, block.args), "summary"))
             if links is not None:
-                right.extend(self._call_status(links, m, b, None, server=t != "tool_call"))
+                right.extend(self._call_status(links, c, m, b, None))
         elif t in ("tool_result", "server_tool_result"):
             name = "output" if message.role == "tool" else t.replace("_", " ")
             left.append((name + " ", "kind"))
@@ -281,7 +334,7 @@ class RowLabels:
             if lines and len(lines) > 1:
                 right.append((fmt.plural(len(lines), "line") + " ", "dim"))
             if links is not None and message.role != "tool":
-                right.extend(self._result_badge(links, m, b))
+                right.extend(self._result_badge(links, c, m, b))
         elif is_media(block):
             left.append((f"{t} ", "media"))
             left.append((media_label(block), "summary"))
@@ -300,17 +353,26 @@ class RowLabels:
         return left, right
 
     def _call_status(
-        self, links: Any, m: int, block: int | None, call_index: int | None, *, server: bool
+        self, links: Any, c: int, m: int, block: int | None, call_index: int | None
     ) -> list[Piece]:
-        for ref in links.calls_in(m):
-            if ref.block_index == block and ref.call_index == call_index and not ref.invalid:
-                result = links.result_of(ref)
-                if result is None:
-                    return [("… no result ", "warn")]
-                if result.is_error:
-                    return [(f"✗ #{result.message_index} ", "error")]
-                return [(f"✓ #{result.message_index} ", "ok")]
-        return []
+        refs = self._once(
+            "calls-at",
+            self.model.message(c, m),
+            lambda: {
+                (r.block_index, r.call_index): r
+                for r in reversed(links.calls_in(m))
+                if not r.invalid
+            },
+        )
+        ref = refs.get((block, call_index))
+        if ref is None:
+            return []
+        result = links.result_of(ref)
+        if result is None:
+            return [("… no result ", "warn")]
+        if result.is_error:
+            return [(f"✗ #{result.message_index} ", "error")]
+        return [(f"✓ #{result.message_index} ", "ok")]
 
     def _call(self, row: Row) -> tuple[list[Piece], list[Piece]]:
         _, c, m, k, _, _ = row
@@ -327,7 +389,7 @@ class RowLabels:
         if members:
             right.append((f"sub-agent · {fmt.plural(len(members), 'message')} ", "dim"))
         if data.links is not None:
-            right.extend(self._call_status(data.links, m, None, k, server=False))
+            right.extend(self._call_status(data.links, c, m, None, k))
         return left, right
 
     def _invalid(self, row: Row) -> list[Piece]:

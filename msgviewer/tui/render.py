@@ -17,46 +17,38 @@ from ..core.message import Message
 from ..core.usage import Usage
 from . import fmt
 from .media import media_info
+from .preview import Preview, full_json, json_preview, text_preview
 from .safe import printable
 
-MAX_CHARS = 200_000
-"""Longest text the detail pane lays out; the rest is one key away (copy or save)."""
+MORE_HINT = "v shows all, c copies it"
+"""How to reach what a preview left out (the keys of the main screen)."""
 
 _json_highlighter = JSONHighlighter()
 
 
-def clip(text: str, limit: int = MAX_CHARS) -> tuple[str, int]:
-    """``text`` cut at ``limit`` characters, and how many were cut."""
-    if len(text) <= limit:
-        return text, 0
-    return text[:limit], len(text) - limit
-
-
 def json_dumps(value: Any) -> str:
-    """Pretty JSON text of a value (anything orjson cannot write is shown by ``repr``)."""
-    try:
-        return orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS).decode()
-    except TypeError:
-        return repr(value)
+    """Pretty JSON text of the whole value, at any depth (for workers: costs its size)."""
+    return full_json(value)
+
+
+def _more(text: Text, preview: Preview) -> Text:
+    if preview.cut:
+        text.append(f"\n… {preview.more} ({MORE_HINT})", style="dim")
+    return text
 
 
 def json_text(value: Any) -> Text:
-    """A value as highlighted, pretty-printed JSON."""
-    body, cut = clip(json_dumps(value))
-    text = Text(printable(body))
+    """A value as highlighted, pretty-printed JSON: a bounded preview of a big or deep one."""
+    preview = json_preview(value)
+    text = Text(printable(preview.text))
     _json_highlighter.highlight(text)
-    if cut:
-        text.append(f"\n… {cut:,} more characters", style="dim")
-    return text
+    return _more(text, preview)
 
 
 def plain_text(value: str, style: str = "") -> Text:
-    """File text shown literally."""
-    body, cut = clip(value)
-    text = Text(printable(body), style=style)
-    if cut:
-        text.append(f"\n… {cut:,} more characters (c copies all)", style="dim")
-    return text
+    """File text shown literally: the first ``PREVIEW_CHARS`` of a long one."""
+    preview = text_preview(value)
+    return _more(Text(printable(preview.text), style=style), preview)
 
 
 def heading(*parts: tuple[str, str] | str) -> Text:

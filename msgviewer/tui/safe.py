@@ -19,7 +19,15 @@ def one_line(text: str, limit: int = 200) -> str:
     """The first non-blank line of ``text``, visible, at most ``limit`` characters.
 
     Tabs become spaces and an ellipsis marks text that went on (more lines or more characters).
+    Only the start of a long text is looked at: a row label must not cost what a 50 MB
+    tool output costs.
     """
+    window = max(4096, 4 * limit)
+    if len(text) > window:
+        head = text[:window]
+        if not head.strip():  # rare: a long run of blank space first
+            head = text.lstrip()[:window]
+        text = head + "\n…"  # the text goes on after the window
     stripped = text.lstrip()
     end = stripped.find("\n")
     line = stripped if end == -1 else stripped[:end]

@@ -10,9 +10,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-import orjson
-
 from ..core.message import Message
+from .preview import full_json
 from .session import CancelFlag, Session
 from .tree_model import BLOCK, CALL, LINE, MSG, block_lines
 
@@ -21,10 +20,7 @@ CHECK_EVERY = 2000
 
 
 def _json(value: Any) -> str:
-    try:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-    except TypeError:
-        return repr(value)
+    return full_json(value, indent=False)  # any depth: a tool result may nest 1,000 deep
 
 
 def _block_haystack(block: Any) -> str:

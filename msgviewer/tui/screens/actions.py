@@ -5,10 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from ...core.serialize import block_to_dict, message_to_dict
 from ..media import suggested_filename
+from ..preview import full_json
 from ..tree_model import ARTIFACT, BLOCK, CALL, CONV, INVALID, LINE, MORE, Row, block_text
 
 
@@ -42,7 +41,7 @@ def copy_payload(row: Row, conv: Any, *, as_json: bool) -> tuple[str, str]:
 
 
 def _json(value: Any) -> str:
-    return orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS).decode()
+    return full_json(value)  # any depth: orjson alone stops at 254 levels
 
 
 def save_media(screen: Any, block: Any, stem: str) -> None:
