@@ -30,6 +30,7 @@ SHOTS: dict[str, tuple[str, list[str]]] = {
     "media": ("demo-agent-run.json", ["j", "l", "j", "j"]),
     "sub-agent": ("claude-code-session.jsonl", ["j", "j", "j", "j", "l", "j", "l", "j"]),
     "search": ("demo-agent-run.json", ["slash", *"utf-8", "enter", "n"]),
+    "trim-preview": ("demo-agent-run.json", ["T", *"1500"]),
 }
 
 
