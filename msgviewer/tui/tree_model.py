@@ -53,6 +53,11 @@ class Filter:
         return len(self.roles) < 4 or self.categories != ALL_CATEGORIES
 
 
+def _conv_msg(row: Row) -> tuple[int, int]:
+    """The (conversation, message) a row belongs to; a conversation row comes first."""
+    return (row[1], -1 if row[0] == CONV else row[2])
+
+
 def node_of(row: Row) -> Node:
     return row[0], row[1], row[2], row[3]
 
@@ -362,7 +367,7 @@ class TreeModel:
             return None
         if self.multi:
             crow = (CONV, conv, 0, 0, 0, 0)
-            pos = self.find(crow)
+            pos = self._find_head(crow, 0)
             if pos is not None and not self.is_expanded(crow):
                 self.expand(pos)
         parent = self._parent_message(conv, msg)
@@ -376,9 +381,22 @@ class TreeModel:
             cpos = self.find((CALL, conv, pm, k, 0, self.rows[ppos][5] + 1), ppos)
             if cpos is not None and not self.is_expanded(self.rows[cpos]):
                 self.expand(cpos)
-        # Rows before a message are at least its earlier siblings: start looking there.
         row = (MSG, conv, msg, 0, 0, self.message_depth(conv, msg))
-        return self.find(row, min(msg, len(self.rows)))
+        # Rows before a message are at least its earlier siblings: start looking there.
+        return self._find_head(row, min(msg, len(self.rows)))
+
+    def _find_head(self, row: Row, hint: int) -> int | None:
+        """``find`` for a conversation or message row, in O(log n) when rows are in order.
+
+        Rows come in (conversation, message) order unless sub-agent runs nest, and such a
+        row is the first of its (conversation, message): a binary search finds it whatever is
+        expanded above it. The answer is checked; the scan is the fallback.
+        """
+        rows = self.rows
+        pos = bisect.bisect_left(rows, _conv_msg(row), key=_conv_msg)
+        if pos < len(rows) and rows[pos] == row:
+            return pos
+        return self.find(row, hint)
 
     def reveal(self, kind: int, conv: int, msg: int, idx: int = 0, line: int = 0) -> int | None:
         """Make a node visible and return its row index (the message's, if the node is hidden)."""
@@ -449,10 +467,7 @@ class TreeModel:
             self.rebuild()  # sub-agent runs sit under their calls: rows are not in order
             return
         rows = self.rows
-
-        def key(row: Row) -> tuple[int, int]:
-            return (row[1], -1 if row[0] == CONV else row[2])
-
+        key = _conv_msg
         lo = bisect.bisect_left(rows, (conv, start), key=key)
         hi = bisect.bisect_left(rows, (conv, end), key=key)
         stop = bisect.bisect_left(rows, (conv + 1, -1), lo=hi, key=key)

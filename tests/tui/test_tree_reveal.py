@@ -1,0 +1,54 @@
+"""Revealing a message finds its row wherever it is, with everything above it expanded."""
+
+from __future__ import annotations
+
+from msgviewer import Message, ToolCall
+from msgviewer.formats import Conversation
+from msgviewer.tui.session import Session
+from msgviewer.tui.tree_model import MSG, TreeModel
+
+
+def _history(n: int, tag: str) -> tuple[Message, ...]:
+    out: list[Message] = [Message.system(f"{tag} system")]
+    for i in range(n):
+        call = ToolCall(f"{tag}{i}", "read", {"path": f"f{i}.py"})
+        out.append(Message.user(f"question {i}\nsecond line"))
+        out.append(Message.assistant(f"thinking {i}\nmore", tool_calls=[call]))
+        out.append(Message.tool(f"line 1\nline 2\nline {i}", tool_call_id=f"{tag}{i}"))
+    return tuple(out)
+
+
+def _expand_all_messages(model: TreeModel) -> None:
+    pos = 0
+    while pos < len(model.rows):
+        row = model.rows[pos]
+        if row[0] == MSG and not model.is_expanded(row):
+            model.expand(pos)
+        pos += 1
+
+
+def _check_every_message(model: TreeModel, conv: int, count: int) -> None:
+    for msg in range(count):
+        pos = model.reveal_message(conv, msg)
+        assert pos is not None
+        row = model.rows[pos]
+        assert row[:3] == (MSG, conv, msg)
+        assert model.rows.index(row) == pos
+
+
+def test_reveal_with_every_message_above_expanded() -> None:
+    messages = _history(60, "c")
+    model = TreeModel(Session.from_conversations([Conversation(messages)]))
+    _expand_all_messages(model)
+    assert len(model.rows) > 2 * len(messages)  # rows of opened messages lie above each one
+    _check_every_message(model, 0, len(messages))
+
+
+def test_reveal_across_several_conversations() -> None:
+    convs = [Conversation(_history(20, "a")), Conversation(_history(25, "b"))]
+    model = TreeModel(Session.from_conversations(convs))
+    for conv in (1, 0):
+        _check_every_message(model, conv, len(convs[conv].messages))
+    _expand_all_messages(model)
+    for conv in (0, 1):
+        _check_every_message(model, conv, len(convs[conv].messages))
