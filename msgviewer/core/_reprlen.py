@@ -22,20 +22,35 @@ def str_repr_len(s: str) -> int:
     if len(s) < _SHORT or not s.isascii():
         return len(repr(s))
     data = s.encode("ascii")  # a copy of the compact ASCII buffer: no per-character work
-    n = len(data) + 2 + data.count(b"\\")
+    n = len(data) + 2
+    # ``in`` is a memchr: the counts run only for characters that are there.
+    if b"\\" in data:
+        n += data.count(b"\\")
     if b"'" in data and b'"' in data:
         n += data.count(b"'")  # both quotes present: repr quotes with ' and escapes it
+    if s.isprintable():
+        return n
     controls = len(data) - len(data.translate(None, _CONTROL))
-    if controls:
-        short = data.count(b"\n") + data.count(b"\t") + data.count(b"\r")
-        n += short + 3 * (controls - short)
-    return n
+    short = data.count(b"\n")
+    if b"\t" in data:
+        short += data.count(b"\t")
+    if b"\r" in data:
+        short += data.count(b"\r")
+    return n + short + 3 * (controls - short)
 
 
 def dict_repr_len(d: dict[Any, Any]) -> int:
-    """``len(repr(d))`` for a dict: string keys and values measured without a repr."""
-    n = 2 + 4 * len(d) - (2 if d else 0)  # braces, ": " after each key, ", " between items
+    """``len(repr(d))`` for a dict: its long string values measured without a repr.
+
+    The rest of the dict (short strings, numbers, nested values) goes through ``repr``, which
+    is quicker than walking it here.
+    """
+    short: dict[Any, Any] | None = None
+    extra = 0
     for k, v in d.items():
-        n += str_repr_len(k) if type(k) is str else len(repr(k))
-        n += str_repr_len(v) if type(v) is str else len(repr(v))
-    return n
+        if type(v) is str and len(v) >= _SHORT:
+            if short is None:
+                short = dict(d)
+            short[k] = ""
+            extra += str_repr_len(v) - 2
+    return len(repr(d if short is None else short)) + extra

@@ -39,6 +39,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from ._reprlen import dict_repr_len
 from .blocks import ImageBlock, TextBlock, ToolCallBlock, UnknownBlock
 from .message import Message
 from .serialize import block_to_dict
@@ -134,6 +135,8 @@ def _tool_calls_chars(message: Message) -> int:
 def repr_len(value: Any) -> int:
     """``len(repr(value))``, also for values too deep for ``repr`` (a file may nest 1,000 deep)."""
     try:
+        if type(value) is dict:  # a block's dict: its long texts measured without a repr
+            return dict_repr_len(value)
         return len(repr(value))
     except RecursionError:
         return walked_repr_len(value)
