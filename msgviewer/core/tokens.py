@@ -39,8 +39,8 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from ._reprlen import dict_repr_len
-from .blocks import ImageBlock, TextBlock, ToolCallBlock, UnknownBlock
+from ._reprlen import dict_repr_len, str_repr_len
+from .blocks import ImageBlock, ReasoningBlock, TextBlock, ToolCallBlock, UnknownBlock
 from .message import Message
 from .serialize import block_to_dict
 
@@ -89,6 +89,21 @@ def accumulate(
                 chars += len(block.text)  # type: ignore[union-attr]
             elif kind is ImageBlock:
                 total += tokens_per_image
+            elif (
+                kind is ReasoningBlock
+                and type(block.text) is str  # type: ignore[union-attr]
+                and block.text  # type: ignore[union-attr]
+                and block.redacted is False  # type: ignore[union-attr]
+                and block.data is None  # type: ignore[union-attr]
+                and not block.extra
+            ):
+                # The common reasoning block, measured as its dict {'type': 'reasoning',
+                # 'text': ..., 'signature': ...} without building it: 31 characters of
+                # braces, separators, keys and type; 15 more with a signature key.
+                chars += 31 + str_repr_len(block.text)  # type: ignore[union-attr]
+                signature = block.signature  # type: ignore[union-attr]
+                if signature is not None:
+                    chars += 15 + repr_len(signature)
             elif kind is UnknownBlock:
                 data = block.data  # type: ignore[union-attr]
                 lc_type = data.get("type") if isinstance(data, dict) else None

@@ -1,11 +1,15 @@
-"""The repr length shortcut the token estimate uses equals ``len(repr(...))`` exactly."""
+"""The repr length shortcuts of the token estimate equal ``len(repr(...))`` exactly."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from msgviewer import Message, ReasoningBlock, count_tokens_approximately
 from msgviewer.core._reprlen import dict_repr_len, str_repr_len
+from msgviewer.core.serialize import block_to_dict
 
 # Long strings mixing what repr treats specially: quotes, backslashes, tab/newline/CR, other
 # control characters, DEL, and now and then a non-ASCII character (the repr path).
@@ -39,3 +43,20 @@ _values = st.one_of(
 @given(st.dictionaries(st.one_of(_text, st.integers()), _values, max_size=6))
 def test_dict_repr_len_is_the_repr_length(d: dict[object, object]) -> None:
     assert dict_repr_len(d) == len(repr(d))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(_text, _ascii),
+    st.one_of(st.none(), _text, st.integers()),
+    st.booleans(),
+    st.one_of(st.none(), _ascii),
+    st.one_of(st.just({}), st.just({"field": "reasoning_content"})),
+)
+def test_reasoning_block_counts_as_the_repr_of_its_dict(
+    text: str, signature: Any, redacted: bool, data: str | None, extra: dict[str, Any]
+) -> None:
+    block = ReasoningBlock(text, signature, redacted, data, extra=extra)
+    message = Message.assistant((block,))
+    chars = count_tokens_approximately([message], chars_per_token=1, extra_tokens_per_message=0)
+    assert chars == len(repr(block_to_dict(block))) + len("assistant")
