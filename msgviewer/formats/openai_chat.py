@@ -114,9 +114,6 @@ def sniff(value: Any) -> bool:
         return isinstance(first, dict) and isinstance(first.get("message"), dict)
     if _FOREIGN_KEYS & value.keys():
         return False
-    model = value.get("model")
-    if isinstance(model, str) and model.startswith("claude"):
-        return False
     tools = value.get("tools")
     if isinstance(tools, list) and any(isinstance(t, dict) and "input_schema" in t for t in tools):
         return False

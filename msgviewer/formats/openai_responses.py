@@ -41,7 +41,10 @@ def sniff(value: Any) -> bool:
     raw = value.get("input")
     if isinstance(raw, str):
         return "model" in value or "instructions" in value
-    return looks_like_items(raw, short_form_ok="model" in value or "instructions" in value)
+    # Short {role, content} items are Responses' only inside a request ("input" with a model
+    # or instructions, or alone as our writer leaves a bare item list).
+    request = "model" in value or "instructions" in value or value.keys() == {"input"}
+    return looks_like_items(raw, short_form_ok=request)
 
 
 def read(value: Any, ctx: Context) -> list[Conversation]:

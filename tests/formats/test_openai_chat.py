@@ -27,6 +27,7 @@ from msgviewer.formats import (
     FormatError,
     FormatWarning,
     LossyConversionWarning,
+    detect,
     dumps,
     load,
     loads,
@@ -159,7 +160,24 @@ def test_detection_rejects_other_vendors_lookalikes() -> None:
     messages = [{"role": "user", "content": "hi"}]
     assert openai_chat.sniff({"model": "gpt-4o", "messages": messages})
     assert openai_chat.sniff(messages)
-    assert not openai_chat.sniff({"model": "claude-sonnet-4", "messages": messages})
+    # OpenAI-compatible endpoints serve Claude too: the model name decides nothing, but a
+    # claude request with Anthropic's required max_tokens is Anthropic's (tried first).
+    openai_shaped = [
+        {"role": "system", "content": "s"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": "ok"},
+    ]
+    assert detect(orjson.dumps({"model": "claude-sonnet-4", "messages": openai_shaped})) == (
+        "openai-chat"
+    )
+    claude_request = {"model": "claude-sonnet-4", "max_tokens": 64, "messages": messages}
+    assert detect(orjson.dumps(claude_request)) == "anthropic"
     assert not openai_chat.sniff({"system": "s", "messages": messages})
     anthropic_blocks = [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "x"}]}]
     assert not openai_chat.sniff(anthropic_blocks)

@@ -1,0 +1,35 @@
+"""What msgviewer writes, it recognises: every sample exported to every readable format is
+detected as that format, or as one that reads it back to the same messages."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+import msgviewer as mv
+
+from .format_checks import SAMPLES
+
+TARGETS = [name for name, (can_read, can_write, _) in mv.FORMATS.items() if can_read and can_write]
+
+
+@pytest.mark.parametrize("sample", sorted(SAMPLES.iterdir()), ids=lambda p: p.name)
+@pytest.mark.parametrize("target", TARGETS)
+def test_exports_are_detected(sample, target: str) -> None:
+    conversations = mv.load(sample)
+    if len(conversations) > 1 and target not in ("msgviewer", "openai-chat", "sharegpt", "inspect"):
+        conversations = conversations[:1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            data = mv.dumps(conversations, format=target)
+        except mv.FormatError as exc:
+            pytest.skip(f"not writable as {target}: {exc}")
+        detected = mv.detect(data)
+        if detected != target:
+            as_target = mv.loads(data, format=target)
+            as_detected = mv.loads(data, format=detected)
+            assert [c.messages for c in as_detected] == [c.messages for c in as_target], (
+                f"{sample.name} written as {target} is detected as {detected} and reads differently"
+            )
