@@ -15,19 +15,26 @@ import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rich.text import Text
+from textual.widgets import Input, Markdown, Static
 
 from msgviewer import count_tokens_approximately, dumps, load, loads
 from msgviewer.core.links import ToolLinks, link_tools
 from msgviewer.core.lint import lint
 from msgviewer.core.tokens import walked_repr_len
+from msgviewer.tui.app import MsgViewerApp
 from msgviewer.tui.labels import RowLabels, call_signature, compact_json, message_summary
 from msgviewer.tui.preview import PREVIEW_CHARS, full_json, json_preview, text_preview
 from msgviewer.tui.safe import one_line
+from msgviewer.tui.screens.value import ValueScreen
 from msgviewer.tui.search import SearchIndex
 from msgviewer.tui.session import Session
-from msgviewer.tui.tree_model import TreeModel
+from msgviewer.tui.tree_model import MSG, TreeModel
+from msgviewer.tui.widgets.detail import MAX_PARTS
+from msgviewer.tui.widgets.text_pager import TextPager
 
 from .huge import KINDS, deep_nesting, huge_string, many_tool_calls, nested
+from .tui_helpers import anyio_backend, settle  # noqa: F401
 
 JSON = st.recursive(
     st.none()
@@ -193,3 +200,85 @@ def test_message_summary_of_a_huge_text_is_short() -> None:
     (conv,) = loads(huge_string(2_000_000))
     for message in conv.messages:
         assert len(message_summary(message)) <= 170
+
+
+# -- the app ----------------------------------------------------------------------------------
+
+SIZE = (160, 50)
+WALK = ["j", "l", "j", "j", "j", "E", "G", "k", "k", "g", "j", "enter", "j", "r", "s", "s", "r"]
+"""Moves over every kind of row: messages, blocks, calls, lines; raw and source views."""
+DETAIL_BUDGET = 2 * MAX_PARTS * PREVIEW_CHARS
+"""Most characters the detail pane may lay out for one node, whatever its size."""
+
+
+def laid_out(detail) -> int:  # type: ignore[no-untyped-def]
+    """Characters of text in the detail pane's widgets."""
+    total = 0
+    for static in detail.query(Static):
+        content = static.content
+        if isinstance(content, Text):
+            total += len(content.plain)
+        elif isinstance(content, str):
+            total += len(content)
+    for markdown in detail.query(Markdown):
+        total += len(markdown.source)
+    return total
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("kind", KINDS, ids=[k.name for k in KINDS])
+async def test_app_opens_huge_input_and_lays_out_bounded_details(kind, tmp_path: Path) -> None:
+    path = tmp_path / kind.name
+    path.write_bytes(kind.build(kind.suite))
+    app = MsgViewerApp([str(path)])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.main_screen
+        assert screen.error is None and screen.session is not None
+        most = 0
+        for key in WALK:
+            await pilot.press(key)
+            await settle(pilot)
+            most = max(most, laid_out(screen.detail))
+        assert app.is_running and app._exception is None
+        assert 0 < most <= DETAIL_BUDGET
+
+
+@pytest.mark.anyio
+async def test_view_and_save_the_whole_of_a_huge_value(tmp_path: Path) -> None:
+    path = tmp_path / "huge.json"
+    path.write_bytes(huge_string(3_000_000))
+    output = (load(path)[0]).messages[2].text
+    app = MsgViewerApp([str(path)])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.main_screen
+        screen.tree.go_to(MSG, 0, 2)  # the tool output of 3 MB
+        await settle(pilot)
+        detail = screen.detail
+        assert laid_out(detail) < PREVIEW_CHARS + 1000
+        shown = "".join(
+            s.content.plain for s in detail.query(Static) if isinstance(s.content, Text)
+        )
+        assert f"{len(output) - PREVIEW_CHARS:,} more characters" in shown
+        await pilot.press("v")
+        await settle(pilot)
+        viewer = app.screen
+        assert isinstance(viewer, ValueScreen)
+        assert viewer.text == output
+        pager = viewer.query_one(TextPager)
+        assert "\n".join(pager.lines) == output  # the log's lines are shorter than the wrap
+        await pilot.press("end")
+        await pilot.pause()
+        assert pager.scroll_offset.y > 0
+        await pilot.press("w")
+        await pilot.pause()
+        target = tmp_path / "saved.txt"
+        prompt_input = app.screen.query_one(Input)
+        prompt_input.value = str(target)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert target.read_text() == output
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen

@@ -49,6 +49,7 @@ class MainScreen(EditingScreen):
         Binding("c", "copy_text", "Copy text", id="copy-text", show=False),
         Binding("y", "copy_json", "Copy JSON", id="copy-json", show=False),
         Binding("w", "save_media", "Save media", id="save-media", show=False),
+        Binding("v", "view_value", "View whole value", id="view-value", show=False),
         Binding("F", "follow", "Follow file", id="follow", show=False),
         Binding("escape", "clear", "Clear search", id="clear", show=False),
     ]
@@ -475,6 +476,14 @@ class MainScreen(EditingScreen):
         text, what = copy_payload(*selection, as_json=as_json)
         self.app.copy_to_clipboard(text)
         self.notify(f"Copied {what} ({fmt.plural(len(text), 'character')})", timeout=2)
+
+    def action_view_value(self) -> None:
+        """The selected node's whole text or JSON, paged, with a key to save it to a file."""
+        selection = self._selection()
+        if selection is not None:
+            from .value import ValueScreen
+
+            self.app.push_screen(ValueScreen(*selection))
 
     def action_save_media(self) -> None:
         selection = self._selection()

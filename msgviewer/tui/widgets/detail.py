@@ -29,6 +29,8 @@ from ..safe import markdown_parser, printable
 from ..session import Session
 from ..tree_model import ARTIFACT, BLOCK, CALL, CONV, INVALID, LINE, MORE, MSG, Row
 
+MAX_PARTS = 30
+"""Blocks and calls of one message the pane lays out; the tree lists every one."""
 MARKDOWN_LIMIT = 30_000
 """Longer text is shown raw: laying out a huge Markdown document would stall the UI."""
 
@@ -62,6 +64,7 @@ class DetailPane(VerticalScroll, can_focus=True):
         """Show the selected message as its original format writes it."""
         self.session: Session | None = None
         self.row: Row | None = None
+        self._refs_of: tuple[Any, Any] | None = None
 
     def show(self, session: Session | None, row: Row | None) -> None:
         """Show ``row`` of ``session`` (None: nothing selected)."""
@@ -99,12 +102,21 @@ class DetailPane(VerticalScroll, can_focus=True):
             out.append(Static(text, classes="json"))
             return out
         if kind == MSG:
-            for b, block in enumerate(message.blocks):
+            # At most MAX_PARTS blocks and calls: a message may make 100,000 calls, and the
+            # tree lists each of them anyway.
+            room = MAX_PARTS
+            blocks = message.blocks
+            for b, block in enumerate(blocks[:room]):
                 out += self._block(message, b, block, c, m)
-            for k in range(len(message.tool_calls)):
+            room -= min(room, len(blocks))
+            for k in range(min(room, len(message.tool_calls))):
                 out += self._call(message, k, c, m)
-            for k in range(len(message.invalid_tool_calls)):
+            room -= min(room, len(message.tool_calls))
+            for k in range(min(room, len(message.invalid_tool_calls))):
                 out += self._invalid(message, k)
+            parts = len(blocks) + len(message.tool_calls) + len(message.invalid_tool_calls)
+            if parts > MAX_PARTS:
+                out.append(_more_parts(parts - MAX_PARTS, "blocks and calls"))
             table = metadata_table(message)
             if table.row_count:
                 out.append(Static(heading("metadata"), classes="section"))
@@ -149,26 +161,40 @@ class DetailPane(VerticalScroll, can_focus=True):
         links = self.session.convs[c].links if self.session else None
         if links is None:
             return Text("")
-        for ref in links.calls_in(m):
-            if ref.block_index == block and ref.call_index == call_index and not ref.invalid:
-                result = links.result_of(ref)
-                if result is None:
-                    return Text("  never answered", style="bold yellow")
-                style = "bold red" if result.is_error else "green"
-                what = "error in" if result.is_error else "answered in"
-                return Text(f"  {what} message {result.message_index} (t jumps)", style=style)
-        for ref in links.results_in(m):
-            if ref.block_index == block:
-                call = links.call_of(ref)
-                if call is None:
-                    return Text("  answers no call", style="bold yellow")
-                style = "bold red" if ref.is_error else "green"
-                return Text(
-                    f"  answers {printable(call.name or 'a call')} in message {call.message_index}"
-                    " (t jumps)",
-                    style=style,
-                )
-        return Text("")
+        calls, results = self._refs(links, m)
+        ref = calls.get((block, call_index))
+        if ref is not None:
+            result = links.result_of(ref)
+            if result is None:
+                return Text("  never answered", style="bold yellow")
+            style = "bold red" if result.is_error else "green"
+            what = "error in" if result.is_error else "answered in"
+            return Text(f"  {what} message {result.message_index} (t jumps)", style=style)
+        ref = results.get(block)
+        if ref is None:
+            return Text("")
+        call = links.call_of(ref)
+        if call is None:
+            return Text("  answers no call", style="bold yellow")
+        style = "bold red" if ref.is_error else "green"
+        return Text(
+            f"  answers {printable(call.name or 'a call')} in message {call.message_index}"
+            " (t jumps)",
+            style=style,
+        )
+
+    def _refs(self, links: Any, m: int) -> tuple[dict[Any, Any], dict[Any, Any]]:
+        """Message ``m``'s calls by (block, call index) and results by block, made once."""
+        cached = self._refs_of
+        if cached is None or cached[0] is not links or cached[1] != m:
+            calls = {
+                (r.block_index, r.call_index): r
+                for r in reversed(links.calls_in(m))
+                if not r.invalid
+            }
+            results = {r.block_index: r for r in reversed(links.results_in(m))}
+            cached = self._refs_of = (links, m, (calls, results))
+        return cached[2]
 
     def _block(self, message: Message, b: int, block: Any, c: int, m: int) -> list[Widget]:
         t = block.type
@@ -215,8 +241,10 @@ class DetailPane(VerticalScroll, can_focus=True):
             if isinstance(content, str):
                 out.append(Static(plain_text(content), classes="raw"))
             elif t == "tool_result":
-                for sub_index, sub in enumerate(content):
+                for sub_index, sub in enumerate(content[:MAX_PARTS]):
                     out += self._block(message, sub_index, sub, c, -1)
+                if len(content) > MAX_PARTS:
+                    out.append(_more_parts(len(content) - MAX_PARTS, "blocks"))
             else:
                 out.append(Static(json_text(content), classes="json"))
             return out
@@ -262,3 +290,10 @@ def _plain(block: Any) -> Any:
     from ...core.serialize import block_to_dict
 
     return block_to_dict(block)
+
+
+def _more_parts(count: int, what: str) -> Static:
+    return Static(
+        Text(f"… {count:,} more {what}: open the message in the tree to go through them"),
+        classes="note",
+    )
