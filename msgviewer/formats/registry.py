@@ -231,9 +231,10 @@ def loads(data: bytes | str | Any, *, format: str | None = None) -> list[Convers
 
 
 def _loads(data: Any, format: str | None, file: str | None) -> list[Conversation]:
-    parsed = _as_parsed(data, file)
-    name = format or detect_parsed(parsed)
-    return read_parsed(parsed, get_format(name))
+    with _collector_paused():  # the parse makes as many objects as the build: pause for both
+        parsed = _as_parsed(data, file)
+        name = format or detect_parsed(parsed)
+        return read_parsed(parsed, get_format(name))
 
 
 def load(
@@ -241,11 +242,12 @@ def load(
 ) -> list[Conversation]:
     """Conversations of a file (a path, ``-`` for standard input, or a binary file object)."""
     data, name = read_buffer(source)
-    parsed = _as_parsed(data, name)
-    # The file's bytes are not needed to build the messages: let them go first, so the bytes,
-    # the parsed tree and the new objects are never all alive at once.
-    del data
-    return read_parsed(parsed, get_format(format or detect_parsed(parsed)))
+    with _collector_paused():  # the parse makes as many objects as the build: pause for both
+        parsed = _as_parsed(data, name)
+        # The file's bytes are not needed to build the messages: let them go first, so the
+        # bytes, the parsed tree and the new objects are never all alive at once.
+        del data
+        return read_parsed(parsed, get_format(format or detect_parsed(parsed)))
 
 
 def iter_load(
