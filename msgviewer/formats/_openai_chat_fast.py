@@ -11,6 +11,7 @@ messages for the shapes handled here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -81,3 +82,55 @@ def read_plain(d: Any, unanswered: dict[str, str | None]) -> Message | None:
     return _message(
         "assistant", content, None, None, None, False, tuple(calls), (), None, {}, (), {}
     )
+
+
+def read_all(
+    items: list[Any],
+    unanswered: dict[str, str | None],
+    careful: Callable[[int, Any], Message],
+) -> list[Message]:
+    """Every message of ``items``: the common shapes the quick way, the rest ``careful(i, d)``.
+
+    Tool results and plain text messages, most of a big file, are read right in the loop (a
+    function call each is a good part of their cost); ``read_plain`` takes the others.
+    """
+    out: list[Message] = []
+    append = out.append
+    answered = unanswered.pop
+    for i, d in enumerate(items):
+        if type(d) is dict:
+            n = len(d)
+            role = d.get("role")
+            if role == "tool":
+                if n == 3:
+                    content = d.get("content")
+                    call_id = d.get("tool_call_id")
+                    if type(content) is str and type(call_id) is str:
+                        answered(call_id, None)
+                        append(
+                            _message(
+                                "tool",
+                                content,
+                                None,
+                                None,
+                                call_id,
+                                False,
+                                (),
+                                (),
+                                None,
+                                {},
+                                (),
+                                {},
+                            )
+                        )
+                        continue
+            elif n == 2 and (role == "user" or role == "assistant" or role == "system"):
+                content = d.get("content")
+                if type(content) is str:
+                    append(
+                        _message(role, content, None, None, None, False, (), (), None, {}, (), {})
+                    )
+                    continue
+        m = read_plain(d, unanswered)
+        append(careful(i, d) if m is None else m)
+    return out

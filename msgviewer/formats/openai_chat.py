@@ -23,7 +23,7 @@ from ..core.blocks import (
     parse_data_uri,
 )
 from ..core.message import InvalidToolCall, Message, ToolCall
-from ._openai_chat_fast import read_plain
+from ._openai_chat_fast import read_all
 from ._openai_chat_write import NAME, REASONING_FIELDS, write
 from ._openai_common import (
     OPT_STR,
@@ -168,12 +168,10 @@ def read_messages(items: Any, ctx: Context, path: str) -> tuple[Message, ...]:
     """Chat message dicts -> messages."""
     expect(ctx, items, list, "messages", path)
     links = _Links()
-    unanswered = links.unanswered
-    out = []
-    for i, d in enumerate(items):
-        m = read_plain(d, unanswered)  # the common shapes, without the checks' overhead
-        out.append(_read_message(d, ctx, f"{path}[{i}]", links) if m is None else m)
-    return tuple(out)
+    # The common shapes without the checks' overhead; the careful reader takes the rest.
+    return tuple(
+        read_all(items, links.unanswered, lambda i, d: _read_message(d, ctx, f"{path}[{i}]", links))
+    )
 
 
 def _read_completion(value: dict[str, Any], ctx: Context) -> Conversation:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from msgviewer import loads
 from msgviewer.core.errors import MsgviewerError
 from msgviewer.formats import openai_chat
-from msgviewer.formats._openai_chat_fast import read_plain
+from msgviewer.formats._openai_chat_fast import read_all, read_plain
 from msgviewer.formats.base import Context
 
 _ARGS = ['{"path": "a.py", "limit": 3}', "{}", "", "[1]", '{"x": ', "null", '{"q": "\\u00e9"}']
@@ -111,3 +111,27 @@ def test_common_shapes_take_the_quick_way() -> None:
     [conv] = loads({"messages": shapes}, format="openai-chat")
     assert conv.messages[3].tool_calls[0].name == "run"
     assert conv.messages[4].tool_call_id == "c1"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_message, max_size=8))
+def test_whole_list_equals_the_careful_reader(items: list[dict[str, Any]]) -> None:
+    links = openai_chat._Links()
+    careful: list[Any] = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            for d in copy.deepcopy(items):
+                careful.append(openai_chat._read_message(d, Context(), "$", links))
+        except MsgviewerError:
+            return  # the reader refuses the list: nothing to compare
+        unanswered: dict[str, str | None] = {}
+        fallback = openai_chat._Links()
+        fallback.unanswered = unanswered
+
+        def slow(i: int, d: Any) -> Any:
+            return openai_chat._read_message(d, Context(), f"$[{i}]", fallback)
+
+        quick = read_all(items, unanswered, slow)
+    assert quick == careful
+    assert list(unanswered.items()) == list(links.unanswered.items())
