@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
 from ..safe import printable
+from .once import DismissOnce
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,7 @@ class Choice:
     variant: str = "default"
 
 
-class ConfirmScreen(ModalScreen[str | None]):
+class ConfirmScreen(DismissOnce, ModalScreen[str | None]):
     """Ask ``question``; a button or its key answers, escape cancels (None)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]

@@ -27,6 +27,7 @@ from ...core.errors import FormatError, MsgviewerError
 from ..jsonpos import line_of
 from ..safe import printable
 from .confirm import Choice, ConfirmScreen
+from .once import DismissOnce
 
 
 class EditorError(Exception):
@@ -64,7 +65,7 @@ def json_validator(parse: Callable[[Any], Any]) -> Validator:
     return validate
 
 
-class EditorScreen(ModalScreen[Any]):
+class EditorScreen(DismissOnce, ModalScreen[Any]):
     """A text area over the app: ctrl+s applies, escape cancels, ctrl+o opens ``$EDITOR``."""
 
     BINDINGS = [

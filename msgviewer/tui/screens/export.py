@@ -21,6 +21,7 @@ from textual.widgets.option_list import Option
 
 from ...formats import Format, all_formats
 from ..safe import printable
+from .once import DismissOnce
 
 
 def writable_formats(*, readable: bool) -> list[Format]:
@@ -50,7 +51,7 @@ def path_for(path: str, fmt: Format, *, tagged: bool = False) -> str:
     return stem + (f".{fmt.name}" if tagged else "") + extension_for(fmt)
 
 
-class ExportScreen(ModalScreen[tuple[str, str] | None]):
+class ExportScreen(DismissOnce, ModalScreen[tuple[str, str] | None]):
     """A format list and a file name; enter in the name (or Write) answers, escape cancels."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]

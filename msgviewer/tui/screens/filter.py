@@ -12,6 +12,7 @@ from textual.widgets.selection_list import Selection
 
 from ..session import ALL_CATEGORIES, CATEGORIES, REASONING, TOOL_CALL, TOOL_RESULT
 from ..tree_model import Filter
+from .once import DismissOnce
 
 ROLES = ("system", "user", "assistant", "tool")
 CATEGORY_LABELS = {
@@ -32,7 +33,7 @@ PRESETS: dict[str, Filter] = {
 """Filters one button (or palette command) away."""
 
 
-class FilterScreen(ModalScreen[Filter | None]):
+class FilterScreen(DismissOnce, ModalScreen[Filter | None]):
     """Roles and content kinds to show; space toggles, enter applies, escape cancels."""
 
     BINDINGS = [

@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..keys import key_groups
+from .once import DismissOnce
 
 ABOUT = (
     "msgviewer shows LLM conversations: the tree on the left (conversations, messages, content "
@@ -20,7 +21,7 @@ ABOUT = (
 )
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(DismissOnce, ModalScreen[None]):
     """The list of keys; any of escape, q, ? or F1 closes it."""
 
     BINDINGS = [Binding("escape,q,question_mark,f1", "close", "Close")]

@@ -274,8 +274,8 @@ class MainScreen(EditingScreen):
     def _show_pending(self) -> None:
         row = self._pending_row
         self._pending_row = None
-        if row is not None:
-            self.detail.show(self.session, row if len(row) == 6 else None)
+        if row is not None:  # the tree's row now: an edit may have changed the rows since
+            self.detail.show(self.session, self.tree.current_row)
         if self._analysis_due:
             self._analysis_due = False
             self.call_after_refresh(self._analyse)

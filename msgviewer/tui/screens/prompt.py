@@ -9,8 +9,10 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
+from .once import DismissOnce
 
-class PromptScreen(ModalScreen[str | None]):
+
+class PromptScreen(DismissOnce, ModalScreen[str | None]):
     """Ask for one line of text; enter answers, escape cancels."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]

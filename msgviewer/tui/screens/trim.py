@@ -22,6 +22,7 @@ from ...core.errors import MsgviewerError
 from ...core.message import Message
 from ...core.tokens import count_tokens_approximately
 from ...core.trim import trim
+from .once import DismissOnce
 
 Preview = Callable[[frozenset[int] | None], None]
 """Told the indexes of the messages that would go (None: no preview)."""
@@ -34,7 +35,7 @@ def default_budget(tokens: int) -> int:
     return max(step, half // step * step)
 
 
-class TrimScreen(ModalScreen[dict[str, Any] | None]):
+class TrimScreen(DismissOnce, ModalScreen[dict[str, Any] | None]):
     """Budget, strategy and options; the tree behind marks what would go."""
 
     BINDINGS = [

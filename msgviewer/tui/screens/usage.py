@@ -22,6 +22,7 @@ from .. import fmt
 from ..safe import printable
 from ..session import Session
 from ..widgets.turn_chart import TurnChart
+from .once import DismissOnce
 
 _COLUMNS = ("input", "output", "cache read", "cache write", "reasoning", "total")
 
@@ -58,7 +59,7 @@ def totals_table(totals: Any, turns: int, approximate: int) -> Table:
     return table
 
 
-class UsageScreen(Screen[tuple[int, int] | None]):
+class UsageScreen(DismissOnce, Screen[tuple[int, int] | None]):
     """Where the tokens went; enter on a turn returns to the tree at that message."""
 
     BINDINGS = [

@@ -23,6 +23,7 @@ from .. import fmt
 from ..tree_model import MSG, Row
 from ..widgets.text_pager import TextPager, page_lines
 from .actions import copy_payload
+from .once import DismissOnce
 
 
 def whole_value(row: Row, conv: Any) -> tuple[str, str]:
@@ -42,7 +43,7 @@ def whole_value(row: Row, conv: Any) -> tuple[str, str]:
     return copy_payload(row, conv, as_json=as_json)
 
 
-class ValueScreen(ModalScreen[None]):
+class ValueScreen(DismissOnce, ModalScreen[None]):
     """The selected node's whole text (or JSON), paged; escape goes back."""
 
     BINDINGS: list[BindingType] = [

@@ -83,7 +83,7 @@ class DetailPane(VerticalScroll, can_focus=True):
 
     def _build(self) -> list[Widget]:
         session, row = self.session, self.row
-        if session is None or row is None:
+        if session is None or row is None or not _exists(session, row):
             return [Static("Nothing selected.", classes="note")]
         kind, c, m, i, _, _ = row
         conv = session.convs[c]
@@ -290,6 +290,28 @@ def _plain(block: Any) -> Any:
     from ...core.serialize import block_to_dict
 
     return block_to_dict(block)
+
+
+def _exists(session: Session, row: Row) -> bool:
+    """Whether ``row`` still names something: an edit or a reload may have taken it away
+    between a cursor move and the pane being laid out."""
+    kind, c, m, i, _, _ = row
+    if not 0 <= c < len(session.convs):
+        return False
+    if kind == CONV:
+        return True
+    messages = session.convs[c].messages
+    if not 0 <= m < len(messages):
+        return False
+    message = messages[m]
+    if kind in (BLOCK, LINE, MORE):
+        return i < len(message.blocks) or not message.blocks
+    counts = {
+        CALL: len(message.tool_calls),
+        INVALID: len(message.invalid_tool_calls),
+        ARTIFACT: len(message.artifacts),
+    }
+    return i < counts.get(kind, 1)
 
 
 def _more_parts(count: int, what: str) -> Static:
