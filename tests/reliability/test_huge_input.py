@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.text import Text
-from textual.widgets import Input, Markdown, Static
+from textual.widgets import Input, Markdown, Static, TextArea
 
 from msgviewer import count_tokens_approximately, dumps, load, loads
 from msgviewer.core.links import ToolLinks, link_tools
@@ -29,7 +29,7 @@ from msgviewer.tui.safe import one_line
 from msgviewer.tui.screens.value import ValueScreen
 from msgviewer.tui.search import SearchIndex
 from msgviewer.tui.session import Session
-from msgviewer.tui.tree_model import MSG, TreeModel
+from msgviewer.tui.tree_model import CALL, MSG, TreeModel
 from msgviewer.tui.widgets.detail import MAX_PARTS
 from msgviewer.tui.widgets.text_pager import TextPager
 
@@ -282,3 +282,21 @@ async def test_view_and_save_the_whole_of_a_huge_value(tmp_path: Path) -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen
+
+
+@pytest.mark.anyio
+async def test_json_editor_opens_on_a_value_nested_a_thousand_deep(tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_bytes(deep_nesting(1000))
+    app = MsgViewerApp([str(path)])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.main_screen
+        assert screen.tree.go_to(CALL, 0, 1, 0)
+        await pilot.press("J")
+        await settle(pilot)
+        editor = app.screen.query_one(TextArea)
+        assert editor.text.count('"level"') == 500
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.is_running and app.screen is screen

@@ -12,7 +12,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-import orjson
 from textual import on
 from textual.binding import Binding, BindingType
 
@@ -29,6 +28,7 @@ from ...core.serialize import (
 )
 from .. import edits
 from ..history import Change
+from ..preview import full_json
 from ..safe import printable
 from ..tree_model import ARTIFACT, BLOCK, CALL, CONV, INVALID, LINE, MORE, MSG, Row
 from ..widgets.problems_panel import ProblemsPanel
@@ -62,7 +62,7 @@ class Target:
 
 
 def _json(value: Any) -> str:
-    return orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS).decode()
+    return full_json(value)  # any depth: orjson alone stops at 254 levels
 
 
 def _args_object(value: Any) -> dict[str, Any]:
