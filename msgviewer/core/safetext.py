@@ -32,6 +32,24 @@ def visible(text: str) -> str:
     return _UNSAFE.sub(_stand_in, text)
 
 
+def _one_stand_in(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code < 0x20:
+        return chr(0x2400 + code)
+    return "\u2421" if code == 0x7F else "\ufffd"
+
+
+def visible_in_place(text: str) -> str:
+    """``text`` with every control and bidi character replaced by *one* visible character.
+
+    For text being edited: the stand-ins keep every other character in its column. C0
+    controls and DEL show as control pictures (␛, ␀), C1 controls and bidi marks as ``\ufffd``.
+    """
+    if _UNSAFE.search(text) is None:
+        return text
+    return _UNSAFE.sub(_one_stand_in, text)
+
+
 def one_line(text: str, width: int | None = None) -> str:
     """A visible single-line summary: whitespace runs collapsed, cut to ``width`` with '…'."""
     flat = " ".join(visible(text).split())

@@ -8,8 +8,10 @@ Everything the app draws from a file goes through these before it becomes a Rich
 from __future__ import annotations
 
 from markdown_it import MarkdownIt
+from rich.highlighter import Highlighter
+from rich.text import Text
 
-from ..core.safetext import visible
+from ..core.safetext import visible, visible_in_place
 
 printable = visible
 """``text`` with every control character but tab and newline shown as a visible mark."""
@@ -54,3 +56,14 @@ def markdown_parser() -> MarkdownIt:
     parser = MarkdownIt("gfm-like", {"html": False, "linkify": False})
     parser.disable(["link", "image", "autolink", "linkify", "entity"], ignoreInvalid=True)
     return parser
+
+
+class VisibleHighlighter(Highlighter):
+    """For an ``Input`` holding text from a file: controls drawn as visible stand-ins.
+
+    The value itself is untouched (it is what gets saved); only what is drawn changes, one
+    character for one, so the cursor stays where it is.
+    """
+
+    def highlight(self, text: Text) -> None:
+        text.plain = visible_in_place(text.plain)

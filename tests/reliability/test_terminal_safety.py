@@ -33,7 +33,7 @@ from msgviewer.core.blocks import (
 from msgviewer.core.usage import Usage
 from msgviewer.formats import Conversation
 from msgviewer.tui.app import MsgViewerApp
-from msgviewer.tui.tree_model import BLOCK, CONV
+from msgviewer.tui.tree_model import BLOCK, CALL, CONV, MSG
 
 from .tui_helpers import UNSAFE, Capture, anyio_backend, capture, settle  # noqa: F401
 
@@ -304,3 +304,48 @@ def test_msgviewer_print_color_always(hostile_file: Path) -> None:
     assert "\x1b]" not in out, "print: an OSC sequence (hyperlink, clipboard) reached stdout"
     for literal in (MARKUP, "[link=https://x]", "[@click=app.quit]"):
         assert literal in shown
+
+
+EDITING = [
+    ((MSG, 0, 1), "e", "EditorScreen"),  # a hostile user text in the text editor
+    ((CALL, 0, 2, 0), "J", "EditorScreen"),  # hostile call name, id and arguments as JSON
+    ((BLOCK, 0, 2, 4), "e", "EditorScreen"),  # an unknown block of hostile kind and data
+    ((CALL, 0, 2, 0), "R", "PromptScreen"),  # renaming a hostile call id
+    ((MSG, 0, 3), "R", "ConfirmScreen"),  # role of a hostile tool message
+    ((MSG, 0, 2), "d", "ConfirmScreen"),  # deleting a message whose calls have results
+    ((MSG, 0, 1), "T", "TrimScreen"),
+    ((MSG, 0, 1), "X", "ExportScreen"),
+]
+
+
+@pytest.mark.parametrize(("where", "key", "name"), EDITING, ids=[f"{k}-{n}" for _, k, n in EDITING])
+async def test_editing_dialogs(hostile_file: Path, where: tuple, key: str, name: str) -> None:
+    app = hostile_app(hostile_file)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        main = app.main_screen
+        assert main.tree.go_to(*where)
+        await settle(pilot)
+        await pilot.press(key)
+        await settle(pilot)
+        assert type(app.screen).__name__ == name
+        frame = capture(app)
+        assert_inert(frame, f"{name} after {key}")
+        if name == "EditorScreen":
+            assert_shown(frame, name, "[bold]B")
+
+
+async def test_text_editor_keeps_the_text_it_draws_visible(hostile_file: Path) -> None:
+    app = hostile_app(hostile_file)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        main = app.main_screen
+        main.tree.go_to(MSG, 0, 1)
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        assert app.screen.query_one("#area").text == HOSTILE  # the text itself, not stand-ins
+        await pilot.press("x", "ctrl+s")  # typed at the start, where the cursor is
+        await settle(pilot)
+        assert app.screen is main
+        assert main.session.convs[0].messages[1].content == "x" + HOSTILE

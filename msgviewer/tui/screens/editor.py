@@ -26,6 +26,7 @@ from textual.widgets import Label, Static, TextArea
 from ...core.errors import FormatError, MsgviewerError
 from ..jsonpos import line_of
 from ..safe import printable
+from ..widgets.safe_text_area import SafeTextArea
 from .confirm import Choice, ConfirmScreen
 from .once import DismissOnce
 
@@ -112,8 +113,8 @@ class EditorScreen(DismissOnce, ModalScreen[Any]):
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
-            box.border_title = printable(self.title_text)
-            area = TextArea(
+            box.border_title = Text(printable(self.title_text))  # a str would be markup
+            area = SafeTextArea(  # control characters drawn visible
                 self.text,
                 soft_wrap=not self.json,
                 show_line_numbers=self.json,

@@ -97,7 +97,7 @@ class ExportScreen(DismissOnce, ModalScreen[tuple[str, str] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
-            box.border_title = self.title_text
+            box.border_title = Text(printable(self.title_text))  # a str would be markup
             box.border_subtitle = "↑↓ format · tab file name · enter writes · escape cancels"
             yield Label("Format")
             yield OptionList(

@@ -9,6 +9,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
+from ..safe import VisibleHighlighter
 from .once import DismissOnce
 
 
@@ -45,6 +46,7 @@ class PromptScreen(DismissOnce, ModalScreen[str | None]):
                 value=self.value,
                 placeholder=self.placeholder,
                 type="integer" if self.numeric else "text",
+                highlighter=VisibleHighlighter(),  # the value may come from a file
             )
 
     @on(Input.Submitted)
