@@ -330,9 +330,12 @@ def write(conversations: Sequence[Conversation], ctx: Context) -> bytes:
 def _request(conv: Conversation, messages: list[Message], writer: AnthropicWriter) -> dict:
     losses = writer.losses
     own = conv.format == NAME
-    body: dict[str, Any] = (
-        dict(conv.metadata) if own else _request_fields(dict(conv.metadata), losses)
-    )
+    metadata = dict(conv.metadata)
+    if own and metadata.get("type") == "message":
+        # The mark of a history read from a response; edited into more (or other) than one
+        # assistant message it is written as a request, which has no "type".
+        del metadata["type"]
+    body: dict[str, Any] = metadata if own else _request_fields(metadata, losses)
     if not own and body.get("max_tokens") is None:
         # The API refuses a request without max_tokens; the source set no limit of its own.
         body["max_tokens"] = DEFAULT_MAX_TOKENS

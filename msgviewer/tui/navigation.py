@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .tree_model import BLOCK, CALL, INVALID, LINE, MORE, MSG, Node, Row, TreeModel
+from .tree_model import BLOCK, CALL, CONV, INVALID, LINE, MORE, MSG, Node, Row, TreeModel
 
 
 def _result_node(conv: int, ref: Any) -> Node:
@@ -23,8 +23,10 @@ def _call_node(conv: int, ref: Any) -> Node:
 def partner(model: TreeModel, row: Row) -> Node | None:
     """The node paired with ``row``: a call's result, or a result's call (None if unpaired)."""
     kind, c, m, i, _, _ = row
+    if kind == CONV:  # (its conversation may have no messages at all)
+        return None
     links = model.session.convs[c].links
-    if links is None:
+    if links is None or not 0 <= m < len(model.session.convs[c].messages):
         return None
     message = model.message(c, m)
     if kind in (LINE, MORE):

@@ -37,7 +37,12 @@ TYPING = (
 )
 """Characters and editing keys typed into searches, prompts and editors."""
 
-SAMPLE_NAMES = ("demo-agent-run.json", "claude-code-session.jsonl", "anthropic-agent.json")
+SAMPLE_NAMES = (
+    "demo-agent-run.json",
+    "claude-code-session.jsonl",
+    "anthropic-agent.json",
+    "inspect-eval.json",  # several conversations
+)
 """The samples the suite drives; the script can take any."""
 
 

@@ -7,19 +7,26 @@ holds the driver and the checks; ``scripts/random_keys.py`` runs it for longer.
 
 from __future__ import annotations
 
+import warnings
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from textual.widgets import Static
 
+from msgviewer import Message, dumps, load, loads
+from msgviewer.formats import Conversation
 from msgviewer.tui.app import MsgViewerApp
-from msgviewer.tui.tree_model import BLOCK, CALL, MSG
+from msgviewer.tui.navigation import partner
+from msgviewer.tui.session import Session
+from msgviewer.tui.tree_model import BLOCK, CALL, CONV, MSG, TreeModel
 
 from .random_keys import EXCLUDED, SAMPLE_NAMES, binding_keys, drive, key_stream, send_keys
 from .tui_helpers import anyio_backend, settle  # noqa: F401
 
 SAMPLES = Path(__file__).resolve().parents[2] / "msgviewer" / "samples"
-KEYS_PER_SAMPLE = 600
+KEYS_PER_SAMPLE = 350
+"""1,400 keys in all: about half a minute here; scripts/random_keys.py presses many more."""
 
 pytestmark = pytest.mark.anyio
 
@@ -85,3 +92,30 @@ async def test_detail_pane_of_a_row_an_edit_took_away(tmp_path: Path) -> None:
             await pilot.pause()
             assert "Nothing selected" in str(screen.detail.query_one(Static).render())
         assert app.is_running
+
+
+def test_no_partner_for_a_conversation_that_lost_all_its_messages() -> None:
+    """Found by the keys: deleting every message of a conversation of a multi-conversation
+    file left its row, and the analysis worker's redraw looked up message 0 of it."""
+    convs = [
+        Conversation((Message.user("hi"),), format="msgviewer"),
+        Conversation((), format="msgviewer"),
+    ]
+    session = Session.from_conversations(convs)
+    session.analyse()
+    model = TreeModel(session)
+    assert partner(model, (CONV, 1, 0, 0, 0, 0)) is None
+    assert partner(model, (MSG, 1, 0, 0, 0, 1)) is None
+
+
+def test_an_edited_anthropic_response_saves_as_a_request_that_loads() -> None:
+    """Found by the keys: a response with a message added was written as a request body
+    that kept the response's "type": "message", which the reader refuses."""
+    (conv,) = load(SAMPLES / "anthropic-response.json")
+    longer = replace(conv, messages=(*conv.messages, Message.user("and the notice period?")))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # ids and usage a request cannot carry
+        data = dumps(longer, format="anthropic")
+    (again,) = loads(data)
+    assert [m.role for m in again.messages] == ["assistant", "user"]
+    assert again.messages[1].text == "and the notice period?"
