@@ -18,6 +18,7 @@ from msgviewer import Message, dumps, load, loads
 from msgviewer.formats import Conversation
 from msgviewer.tui.app import MsgViewerApp
 from msgviewer.tui.navigation import partner
+from msgviewer.tui.screens.value import ValueScreen, whole_value
 from msgviewer.tui.session import Session
 from msgviewer.tui.tree_model import BLOCK, CALL, CONV, MSG, TreeModel
 
@@ -119,3 +120,19 @@ def test_an_edited_anthropic_response_saves_as_a_request_that_loads() -> None:
     (again,) = loads(data)
     assert [m.role for m in again.messages] == ["assistant", "user"]
     assert again.messages[1].text == "and the notice period?"
+
+
+async def test_whole_value_view_reads_the_history_of_when_it_was_opened() -> None:
+    """Found by the keys: v then d in one burst deleted the message before the viewer's
+    worker read it (IndexError in a worker)."""
+    app = MsgViewerApp([str(SAMPLES / "demo-agent-run.json")])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        data = app.main_screen.session.convs[0]
+        expected, _ = whole_value((MSG, 0, 1, 0, 0, 0), data)
+        viewer = ValueScreen((MSG, 0, 1, 0, 0, 0), data)
+        data.conversation = replace(data.conversation, messages=data.messages[:1])
+        await app.push_screen(viewer)
+        await settle(pilot)
+        assert viewer.text == expected
+        assert app.is_running

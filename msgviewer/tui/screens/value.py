@@ -8,6 +8,7 @@ to a file, also off the UI thread.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,11 +20,23 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
+from ...formats import Conversation
 from .. import fmt
 from ..tree_model import MSG, Row
 from ..widgets.text_pager import TextPager, page_lines
 from .actions import copy_payload
 from .once import DismissOnce
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    """What ``copy_payload`` reads of a conversation's data, fixed at one moment."""
+
+    conversation: Conversation
+
+    @property
+    def messages(self) -> tuple[Any, ...]:
+        return self.conversation.messages
 
 
 def whole_value(row: Row, conv: Any) -> tuple[str, str]:
@@ -65,7 +78,9 @@ class ValueScreen(DismissOnce, ModalScreen[None]):
     def __init__(self, row: Row, conv: Any) -> None:
         super().__init__()
         self.row = row
-        self.conv = conv
+        # The conversation as it is now (values are immutable): keys queued behind v may
+        # edit the history before the worker reads it.
+        self.conv = _Snapshot(conv.conversation)
         self.text: str | None = None
         """The whole value once the worker has made it."""
         self.what = ""
