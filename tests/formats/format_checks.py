@@ -1,20 +1,17 @@
-"""Checks shared by the inspect, sharegpt and markdown format tests."""
+"""Checks shared by the format tests."""
 
 from __future__ import annotations
 
 import warnings
+from collections import Counter
 from pathlib import Path
 
 from msgviewer.core.blocks import ToolResultBlock
+from msgviewer.core.links import link_tools
 from msgviewer.core.message import Message
 from msgviewer.formats import FORMATS, Conversation, FormatError, detect, dumps, get_format, loads
 
 SAMPLES = Path(__file__).resolve().parents[2] / "msgviewer" / "samples"
-
-try:  # the linkage module lands separately; fall back to comparing ids directly
-    from msgviewer.core.links import link_tools
-except ImportError:  # pragma: no cover - depends on what is merged
-    link_tools = None
 
 
 def _result_text(message: Message, block_index: int | None) -> str:
@@ -31,23 +28,10 @@ def _result_text(message: Message, block_index: int | None) -> str:
 def tool_pairs(messages: tuple[Message, ...] | list[Message]) -> list[tuple[str | None, str]]:
     """(tool name, result text) for every call answered by a result, in call order."""
     messages = list(messages)
-    if link_tools is not None:
-        links = link_tools(messages)
-        return [
-            (call.name, _result_text(messages[r.message_index], r.block_index).strip())
-            for call, r in links.pairs
-        ]
-    calls: dict[str, str] = {}
-    out = []
-    for msg in messages:
-        for call in msg.tool_calls:
-            calls[call.id] = call.name
-        if msg.role == "tool" and msg.tool_call_id in calls:
-            out.append((calls[msg.tool_call_id], msg.text.strip()))
-        for b, block in enumerate(msg.blocks):
-            if isinstance(block, ToolResultBlock) and block.tool_call_id in calls:
-                out.append((calls[block.tool_call_id], _result_text(msg, b).strip()))
-    return out
+    return [
+        (call.name, _result_text(messages[r.message_index], r.block_index).strip())
+        for call, r in link_tools(messages).pairs
+    ]
 
 
 def other_sample_files(own: set[str]) -> list[Path]:
@@ -80,3 +64,18 @@ def convert_and_read_back(
             back = loads(data, format=target) if fmt.can_read else None
         out.append((conv, back))
     return out
+
+
+def links_survive(original: tuple[Message, ...], back: tuple[Message, ...]) -> None:
+    """Every answered call comes back answered, under its tool name. A call whose arguments
+    did not parse may be dropped by a format that wants an object (its result then stands
+    alone); no other result may lose its call."""
+    pairs = link_tools(original).pairs
+    invalid = sum(1 for call, _ in pairs if call.invalid)
+    want = Counter(call.name for call, _ in pairs if not call.invalid)
+    back_links = link_tools(back)
+    got = Counter(call.name for call, _ in back_links.pairs)
+    assert not want - got, f"lost pairs: {want - got}"
+    assert sum(got.values()) <= len(pairs)
+    orphans = len(link_tools(original).orphan_results)
+    assert len(back_links.orphan_results) <= orphans + invalid

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +35,6 @@ from msgviewer.core.blocks import (
     UnknownBlock,
     VideoBlock,
 )
-from msgviewer.core.links import link_tools
 from msgviewer.core.message import Message, ToolCall
 from msgviewer.core.usage import Usage
 from msgviewer.formats import (
@@ -50,6 +48,8 @@ from msgviewer.formats import (
     get_format,
     loads,
 )
+
+from .format_checks import links_survive
 
 SAMPLES = Path(__file__).resolve().parents[2] / "msgviewer" / "samples"
 SAMPLE = SAMPLES / "langchain-agent.json"
@@ -450,21 +450,6 @@ def test_malformed_input_names_the_path(data: Any, path: str) -> None:
 # -- conversion to every other writable format ---------------------------------------------
 
 
-def _check_links(original: tuple[Message, ...], back: tuple[Message, ...]) -> None:
-    """Every answered call comes back answered, under its tool name. A call whose arguments
-    did not parse may be dropped by a format that wants an object (its result then stands
-    alone); no other result may lose its call."""
-    pairs = link_tools(original).pairs
-    invalid = sum(1 for call, _ in pairs if call.invalid)
-    want = Counter(call.name for call, _ in pairs if not call.invalid)
-    back_links = link_tools(back)
-    got = Counter(call.name for call, _ in back_links.pairs)
-    assert not want - got, f"lost pairs: {want - got}"
-    assert sum(got.values()) <= len(pairs)
-    orphans = len(link_tools(original).orphan_results)
-    assert len(back_links.orphan_results) <= orphans + invalid
-
-
 @pytest.mark.parametrize(
     "target", sorted(n for n, (_r, w, _d) in FORMATS.items() if w and n != "langchain")
 )
@@ -479,7 +464,7 @@ def test_sample_converts_with_tool_links_intact(target: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FormatWarning)
         (back,) = loads(data, format=target)
-    _check_links(conv.messages, back.messages)
+    links_survive(conv.messages, back.messages)
 
 
 @pytest.mark.parametrize("path", sorted(p.name for p in SAMPLES.iterdir() if p.is_file()))

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import json
 import warnings
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +40,8 @@ from msgviewer.formats import (
     get_format,
     loads,
 )
+
+from .format_checks import links_survive
 
 SAMPLES = Path(__file__).resolve().parents[2] / "msgviewer" / "samples"
 SAMPLE = SAMPLES / "pydantic-ai-agent.json"
@@ -496,21 +497,6 @@ def test_jsonl_error_names_the_line() -> None:
 # -- conversion to every other writable format ---------------------------------------------
 
 
-def _check_links(original: tuple[Message, ...], back: tuple[Message, ...]) -> None:
-    """Every answered call comes back answered, under its tool name. A call whose arguments
-    did not parse may be dropped by a format that wants an object (its result then stands
-    alone); no other result may lose its call."""
-    pairs = link_tools(original).pairs
-    invalid = sum(1 for call, _ in pairs if call.invalid)
-    want = Counter(call.name for call, _ in pairs if not call.invalid)
-    back_links = link_tools(back)
-    got = Counter(call.name for call, _ in back_links.pairs)
-    assert not want - got, f"lost pairs: {want - got}"
-    assert sum(got.values()) <= len(pairs)
-    orphans = len(link_tools(original).orphan_results)
-    assert len(back_links.orphan_results) <= orphans + invalid
-
-
 @pytest.mark.parametrize(
     "target", sorted(n for n, (_r, w, _d) in FORMATS.items() if w and n != "pydantic-ai")
 )
@@ -525,7 +511,7 @@ def test_sample_converts_with_tool_links_intact(target: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FormatWarning)
         (back,) = loads(data, format=target)
-    _check_links(conv.messages, back.messages)
+    links_survive(conv.messages, back.messages)
 
 
 @pytest.mark.parametrize("path", sorted(p.name for p in SAMPLES.iterdir() if p.is_file()))
@@ -539,7 +525,7 @@ def test_every_sample_written_as_pydantic_ai_reads_back(path: str) -> None:
             written = _write(conv)
         assert all(m["kind"] in ("request", "response") and m["parts"] is not None for m in written)
         back = _load(written)
-        _check_links(conv.messages, back.messages)
+        links_survive(conv.messages, back.messages)
 
 
 def test_own_usage_is_written_verbatim_and_foreign_usage_rebuilt() -> None:
