@@ -26,8 +26,8 @@ from .random_keys import EXCLUDED, SAMPLE_NAMES, binding_keys, drive, key_stream
 from .tui_helpers import anyio_backend, settle  # noqa: F401
 
 SAMPLES = Path(__file__).resolve().parents[2] / "msgviewer" / "samples"
-KEYS_PER_SAMPLE = 350
-"""1,400 keys in all: about half a minute here; scripts/random_keys.py presses many more."""
+KEYS_PER_SAMPLE = 550
+"""2,200 keys in all: about a minute here; scripts/random_keys.py presses many more."""
 
 pytestmark = pytest.mark.anyio
 
