@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from msgviewer import Conversation, FormatError, Message, dumps, load, loads
-from msgviewer.formats.io import read_buffer
+from msgviewer.formats.io import parse, read_buffer
 
 BIG = 1 << 20  # files this large are mapped (formats/io.py)
 
@@ -83,3 +83,29 @@ def test_large_jsonl_incomplete_last_line(tmp_path: Path) -> None:
     path = _write(tmp_path, data + data.split(b"\n")[0][:100], "growing.jsonl")
     with pytest.raises(FormatError, match="still being written"):
         load(path)
+
+
+def test_error_after_blank_lines_names_its_own_line(tmp_path: Path) -> None:
+    lines = _jsonl(300).split(b"\n")
+    lines[200] = b""  # blank lines count as lines
+    lines[201] = b"   "
+    lines[260] = lines[260][:-5]
+    path = _write(tmp_path, b"\n".join(lines), "blank-then-broken.jsonl")
+    with pytest.raises(FormatError) as info:
+        load(path)
+    assert info.value.line == 261
+
+
+@pytest.mark.parametrize(
+    ("data", "records"),
+    [
+        (b'{"role": "user", "content": "hi"}\n\n', None),  # one value, blank lines after
+        (b'[{"role": "user",\n "content": "hi"}]\n', None),  # pretty JSON: line 1 is no value
+        (b'{"a": 1}\n{"b": 2}\n', [{"a": 1}, {"b": 2}]),
+    ],
+)
+def test_jsonl_is_told_from_json_by_its_first_line(data: bytes, records: object) -> None:
+    parsed = parse(data)
+    assert parsed.records == records
+    if records is None:
+        assert parsed.value is not None
