@@ -189,3 +189,18 @@ def test_sub_agent_runs_go_under_the_call_that_started_them() -> None:
     ((call_at, members),) = nested.items()
     starter = messages[call_at[0]].tool_calls[call_at[1]]
     assert starter.name == "Task" and members == side
+
+
+def test_stored_analyses_are_kept_out_of_garbage_collections() -> None:
+    # Full collections walk every object they track: analyses left there would make each
+    # one (and so some key presses) cost more the longer the history.
+    import gc
+
+    session = _demo()
+    links = session.convs[0].links
+    assert links.calls and links.results  # the refs are made with the analysis
+    tracked = {id(o) for o in gc.get_objects()}
+    assert id(links) not in tracked
+    assert not {id(r) for r in (*links.calls, *links.results)} & tracked
+    problems = session.convs[0].problems
+    assert id(problems) not in tracked
