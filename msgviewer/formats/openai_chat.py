@@ -126,13 +126,21 @@ def sniff(value: Any) -> bool:
 class _Links:
     """Ids for calls and results that have none (legacy functions, some HF templates)."""
 
-    def __init__(self) -> None:
+    def __init__(self, items: Any = ()) -> None:
         self.unanswered: dict[str, str | None] = {}
         """Call id -> name of the calls still waiting for a result, oldest first."""
         self.count = 0
+        self.items = items
+        self.taken: set[Any] | None = None
 
     def new_id(self) -> str:
+        """An id no call or result of the messages has (a made-up one must not answer for a
+        real one, nor a real result link to a made-up call)."""
+        if self.taken is None:
+            self.taken = _ids_in(self.items)
         self.count += 1
+        while f"call_{self.count}" in self.taken:
+            self.count += 1
         return f"call_{self.count}"
 
     def answered(self, call_id: str) -> None:
@@ -145,6 +153,21 @@ class _Links:
                 del self.unanswered[call_id]
                 return call_id
         return None
+
+
+def _ids_in(items: Any) -> set[Any]:
+    """Every call id and result id written in chat message dicts."""
+    ids: set[Any] = set()
+    for d in items if isinstance(items, list) else ():
+        if not isinstance(d, dict):
+            continue
+        if isinstance(d.get("tool_call_id"), str):
+            ids.add(d["tool_call_id"])
+        calls = d.get("tool_calls")
+        for tc in calls if isinstance(calls, list) else ():
+            if isinstance(tc, dict) and isinstance(tc.get("id"), str):
+                ids.add(tc["id"])
+    return ids
 
 
 def read(value: Any, ctx: Context) -> list[Conversation]:
@@ -167,7 +190,7 @@ def read(value: Any, ctx: Context) -> list[Conversation]:
 def read_messages(items: Any, ctx: Context, path: str) -> tuple[Message, ...]:
     """Chat message dicts -> messages."""
     expect(ctx, items, list, "messages", path)
-    links = _Links()
+    links = _Links(items)
     # The common shapes without the checks' overhead; the careful reader takes the rest.
     return tuple(
         read_all(items, links.unanswered, lambda i, d: _read_message(d, ctx, f"{path}[{i}]", links))
@@ -185,7 +208,7 @@ def _read_completion(value: dict[str, Any], ctx: Context) -> Conversation:
         for k in ("id", "model", "created", "system_fingerprint", "service_tier")
         if k in value
     }
-    links = _Links()
+    links = _Links([c.get("message") for c in choices if isinstance(c, dict)])
     messages = []
     for i, choice in enumerate(choices):
         path = f"$.choices[{i}]"

@@ -21,6 +21,7 @@ from msgviewer.core.blocks import (
     ToolResultBlock,
     UnknownBlock,
 )
+from msgviewer.core.links import link_tools
 from msgviewer.core.message import InvalidToolCall, Message, ToolCall
 from msgviewer.formats import (
     Conversation,
@@ -528,3 +529,34 @@ def test_unknown_fields_of_calls_round_trip() -> None:
     }
     raw = {"role": "assistant", "content": None, "tool_calls": [call]}
     assert _written(_read([raw]))["messages"][0] == raw
+
+
+def test_a_made_up_call_id_is_none_the_file_uses() -> None:
+    # the first call has no id; "call_1" is taken by a real call further on
+    data = {
+        "messages": [
+            {"role": "assistant", "content": "a", "tool_calls": [_function_call(None, "lookup")]},
+            {"role": "user", "content": "go on"},
+            {
+                "role": "assistant",
+                "content": "b",
+                "tool_calls": [_function_call("call_1", "get_weather")],
+            },
+            {"role": "tool", "tool_call_id": "call_1", "content": "sunny"},
+        ]
+    }
+    [conv] = loads(orjson.dumps(data), format="openai-chat")
+    made_up = conv.messages[0].tool_calls[0]
+    assert made_up.extra.get("synthetic_id") is True
+    assert made_up.id != "call_1"
+    links = link_tools(conv.messages)
+    [result] = [r for r in links.results if r.message_index == 3]
+    call = links.call_of(result)
+    assert call is not None and (call.message_index, call.name) == (2, "get_weather")
+
+
+def _function_call(call_id: str | None, name: str) -> dict[str, Any]:
+    call: dict[str, Any] = {"type": "function", "function": {"name": name, "arguments": "{}"}}
+    if call_id is not None:
+        call["id"] = call_id
+    return call
