@@ -65,31 +65,37 @@ class SearchIndex:
 
     def __init__(self, session: Session) -> None:
         self.session = session
-        self._hay: list[list[str]] | None = None
+        # Tuples of strings, one per conversation: the collector stops tracking such a tuple,
+        # so its full collections (every few key presses) never walk 100,000 haystacks.
+        self._hay: list[tuple[str, ...]] | None = None
         self._lock = threading.Lock()
 
     def build(self, cancel: CancelFlag | None = None) -> bool:
         """Build (or extend, after new messages) the haystacks; False if cancelled."""
         with self._lock:
             hay = self._hay or []
+            self._hay = hay
             for c, conv in enumerate(self.session.convs):
                 if c >= len(hay):
-                    hay.append([])
-                done = hay[c]
+                    hay.append(())
                 messages = conv.messages
-                for m in range(len(done), len(messages)):
-                    if m % CHECK_EVERY == 0 and cancel is not None and cancel.is_set():
-                        self._hay = hay
-                        return False
-                    done.append(haystack(messages[m]))
-            self._hay = hay
+                if len(hay[c]) >= len(messages):
+                    continue
+                done = list(hay[c])
+                try:
+                    for m in range(len(done), len(messages)):
+                        if m % CHECK_EVERY == 0 and cancel is not None and cancel.is_set():
+                            return False
+                        done.append(haystack(messages[m]))
+                finally:
+                    hay[c] = tuple(done)  # what was built is kept, even when cancelled
             return True
 
     def invalidate_from(self, conv: int, msg: int) -> None:
         """Messages from ``msg`` on changed (a followed file grew): rebuild them next time."""
         with self._lock:
             if self._hay is not None and conv < len(self._hay):
-                del self._hay[conv][msg:]
+                self._hay[conv] = self._hay[conv][:msg]
 
     def splice(self, conv: int, start: int, old_count: int, new_count: int) -> None:
         """Messages ``start:start+old_count`` became ``new_count`` others (an edit): replace
@@ -99,12 +105,11 @@ class SearchIndex:
                 return
             hay = self._hay[conv]
             if len(hay) < start + old_count:
-                del hay[start:]  # not built that far yet: the next search builds the rest
+                self._hay[conv] = hay[:start]  # not built that far: the next search builds it
                 return
             messages = self.session.convs[conv].messages
-            hay[start : start + old_count] = [
-                haystack(m) for m in messages[start : start + new_count]
-            ]
+            new = tuple(haystack(m) for m in messages[start : start + new_count])
+            self._hay[conv] = hay[:start] + new + hay[start + old_count :]
 
     def find(self, query: str, cancel: CancelFlag | None = None) -> list[tuple[int, int]] | None:
         """(conversation, message) of every message containing ``query`` (case-insensitive)."""

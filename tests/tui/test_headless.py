@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import base64
+import gc
 import struct
+import threading
 import zlib
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from msgviewer import (
     ImageBlock,
@@ -194,8 +198,6 @@ def test_sub_agent_runs_go_under_the_call_that_started_them() -> None:
 def test_stored_analyses_are_kept_out_of_garbage_collections() -> None:
     # Full collections walk every object they track: analyses left there would make each
     # one (and so some key presses) cost more the longer the history.
-    import gc
-
     session = _demo()
     links = session.convs[0].links
     assert links.calls and links.results  # the refs are made with the analysis
@@ -204,3 +206,61 @@ def test_stored_analyses_are_kept_out_of_garbage_collections() -> None:
     assert not {id(r) for r in (*links.calls, *links.results)} & tracked
     problems = session.convs[0].problems
     assert id(problems) not in tracked
+
+
+_WORDS = st.lists(st.sampled_from(["alpha", "beta", "Gamma", "delta"]), max_size=3)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    before=st.lists(_WORDS, min_size=1, max_size=8),
+    after=st.lists(_WORDS, max_size=8),
+    start=st.integers(0, 8),
+    old=st.integers(0, 8),
+)
+def test_search_index_splice_finds_what_a_fresh_index_finds(
+    before: list[list[str]], after: list[list[str]], start: int, old: int
+) -> None:
+    def messages(words: list[list[str]]) -> tuple[Message, ...]:
+        return tuple(Message.user(" ".join(w) or "-") for w in words)
+
+    session = _session(*messages(before))
+    index = SearchIndex(session)
+    index.find("a")
+    start = min(start, len(before))
+    old = min(old, len(before) - start)
+    new = messages(after)
+    kept = session.convs[0].messages
+    session.replace_messages(0, Conversation(kept[:start] + new + kept[start + old :]))
+    index.splice(0, start, old, len(new))
+    for query in ("alpha", "BETA", "gamma", "delta", "a b"):
+        assert index.find(query) == SearchIndex(session).find(query)
+
+
+def test_search_index_built_in_part_then_grown_finds_everything() -> None:
+    session = _session(*(Message.user(f"note {i}") for i in range(5000)))
+    index = SearchIndex(session)
+    cancel = threading.Event()
+    cancel.set()
+    assert index.find("note", cancel) is None  # cancelled before building anything
+    assert len(index.find("note") or []) == 5000
+    grown = (*session.convs[0].messages, Message.user("late note"))
+    session.replace_messages(0, Conversation(grown))
+    index.invalidate_from(0, 4990)
+    assert index.find("late") == [(0, 5000)]
+    assert len(index.find("note") or []) == 5001
+
+
+def test_search_index_is_not_walked_by_garbage_collections() -> None:
+    # A tuple of strings drops out of the collector's tracking; a list of 5,000 haystacks
+    # would be walked by every full collection (every few key presses in the app).
+    session = _session(*(Message.user(f"message {i}") for i in range(5000)))
+    index = SearchIndex(session)
+    assert len(index.find("message") or []) == 5000
+    gc.collect()
+    walked = [
+        o
+        for o in gc.get_objects()
+        if isinstance(o, (list, tuple)) and len(o) >= 5000 and all(type(x) is str for x in o)
+    ]
+    assert walked == []

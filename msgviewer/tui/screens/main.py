@@ -86,7 +86,7 @@ class MainScreen(EditingScreen):
         self.error: str | None = None
         self.search_index: SearchIndex | None = None
         self.query_text = ""
-        self.hits: list[tuple[int, int]] = []
+        self.hits: tuple[tuple[int, int], ...] = ()
         self.hit = -1
         self.follower: Follower | None = None
         self._follow_timer: Any = None
@@ -305,7 +305,7 @@ class MainScreen(EditingScreen):
         self.tree.query_text = query if len(query) >= 2 or jump else ""
         self.tree.data_changed()
         if not query or self.search_index is None:
-            self.hits, self.hit = [], -1
+            self.hits, self.hit = (), -1
             self.update_status()
             return
         self._search_worker(self.search_index, query, jump)
@@ -323,7 +323,9 @@ class MainScreen(EditingScreen):
             return
         if self.model is not None and self.model.filter.active:
             hits = [h for h in hits if self.model.message_visible(*h)]
-        self.hits = hits
+        # A tuple (of tuples of ints): the collector stops tracking it, so its full
+        # collections do not walk every match of a search that matches 100,000 messages.
+        self.hits = tuple(hits)
         self.hit = -1
         if jump:
             self._step_hit(1, from_cursor=True)
