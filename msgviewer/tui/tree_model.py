@@ -101,6 +101,7 @@ class TreeModel:
         self._expanded: set[Node] = set()
         self._collapsed: set[Node] = set()
         self._masks: list[list[int]] | None = None
+        self._parents: dict[int, tuple[Any, dict[int, tuple[int, int]]]] = {}
         self.rebuild()
 
     # -- structure --------------------------------------------------------------------------
@@ -181,13 +182,20 @@ class TreeModel:
         return base if parent is None else self.message_depth(conv, parent[0]) + 2
 
     def _parent_message(self, conv: int, msg: int) -> tuple[int, int] | None:
+        """(message, call) whose sub-agent run holds message ``msg``; None at the top level."""
         nested = self.session.convs[conv].nested
         if not nested:
             return None
-        for key, members in nested.items():
-            if msg in members:
-                return key
-        return None
+        # Inverted once per grouping (a new dict after each edit): looking through every run
+        # would cost what the sub-agent runs cost, on every go-to and search step.
+        cached = self._parents.get(conv)
+        if cached is None or cached[0] is not nested:
+            inverse: dict[int, tuple[int, int]] = {}
+            for key, members in nested.items():
+                for m in members:
+                    inverse.setdefault(m, key)
+            cached = self._parents[conv] = (nested, inverse)
+        return cached[1].get(msg)
 
     def message_visible(self, conv: int, msg: int) -> bool:
         """True when the filter lets message ``msg`` of ``conv`` through."""
@@ -322,7 +330,14 @@ class TreeModel:
     def parent(self, pos: int) -> int | None:
         """Index of the row's parent row, or None at the top level."""
         rows = self.rows
-        depth = rows[pos][5]
+        row = rows[pos]
+        depth = row[5]
+        # Found without looking back over the messages before it (a scan of the file).
+        if depth == 0:
+            return None
+        if row[0] == MSG and self._parent_message(row[1], row[2]) is None:
+            return self._find_head((CONV, row[1], 0, 0, 0, 0), pos)
+        # Inside one message (or one sub-agent run): a scan back over its rows.
         for p in range(pos - 1, -1, -1):
             if rows[p][5] < depth:
                 return p

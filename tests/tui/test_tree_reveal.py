@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from msgviewer import Message, ToolCall
+from msgviewer import Message, ToolCall, load
 from msgviewer.formats import Conversation
 from msgviewer.tui.session import Session
 from msgviewer.tui.tree_model import MSG, TreeModel
@@ -52,3 +52,35 @@ def test_reveal_across_several_conversations() -> None:
     _expand_all_messages(model)
     for conv in (0, 1):
         _check_every_message(model, conv, len(convs[conv].messages))
+
+
+def _expand_everything(model: TreeModel) -> None:
+    pos = 0
+    while pos < len(model.rows):
+        row = model.rows[pos]
+        if model.expandable(row) and not model.is_expanded(row):
+            model.expand(pos)
+        pos += 1
+
+
+def _check_parents(model: TreeModel) -> None:
+    rows = model.rows
+    for pos, row in enumerate(rows):
+        above = [p for p in range(pos) if rows[p][5] < row[5]]
+        assert model.parent(pos) == (above[-1] if above else None), row
+
+
+def test_parent_of_every_row() -> None:
+    from .conftest import SAMPLES
+
+    single = TreeModel(Session.from_conversations([Conversation(_history(15, "s"))]))
+    multi = TreeModel(
+        Session.from_conversations([Conversation(_history(8, "a")), Conversation(_history(9, "b"))])
+    )
+    # a Claude Code session whose sub-agent run sits under the call that started it
+    nested = TreeModel(Session.from_conversations(load(SAMPLES / "claude-code-session.jsonl")))
+    assert nested.session.convs[0].nested
+    for model in (single, multi, nested):
+        _check_parents(model)
+        _expand_everything(model)
+        _check_parents(model)
