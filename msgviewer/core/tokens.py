@@ -79,6 +79,7 @@ def accumulate(
     """
     content = message.content
     role = message.role
+    call_blocks: set[str | None] | None = None  # ids of ToolCallBlocks in the content
     if type(content) is str:
         chars = len(content)
     else:
@@ -102,7 +103,9 @@ def accumulate(
                 # braces, separators, keys and type; 15 more with a signature key.
                 chars += 31 + str_repr_len(block.text)  # type: ignore[union-attr]
                 signature = block.signature  # type: ignore[union-attr]
-                if signature is not None:
+                if type(signature) is str:
+                    chars += 15 + str_repr_len(signature)
+                elif signature is not None:
                     chars += 15 + repr_len(signature)
             elif kind is UnknownBlock:
                 data = block.data  # type: ignore[union-attr]
@@ -116,11 +119,20 @@ def accumulate(
                     chars += len(text) if isinstance(text, str) else repr_len(text)
                 else:
                     chars += repr_len(data)
+            elif kind is ToolCallBlock:
+                chars += repr_len(block_to_dict(block))  # type: ignore[arg-type]
+                if call_blocks is None:
+                    call_blocks = set()
+                call_blocks.add(block.id)  # type: ignore[union-attr]
             else:
                 chars += repr_len(block_to_dict(block))  # type: ignore[arg-type]
     if role == "assistant":
-        if message.tool_calls:
-            chars += _tool_calls_chars(message)
+        calls = message.tool_calls
+        if calls:
+            if call_blocks is not None:
+                calls = tuple(c for c in calls if c.id not in call_blocks)
+            if calls:
+                chars += _tool_calls_chars(calls)
     elif role == "tool":
         if message.tool_call_id:
             chars += len(message.tool_call_id)
@@ -134,17 +146,22 @@ def accumulate(
     return total
 
 
-def _tool_calls_chars(message: Message) -> int:
-    """Characters of the calls in ``tool_calls`` not already in the content as blocks."""
-    calls = message.tool_calls
-    content = message.content
-    if type(content) is not str:
-        in_content = {b.id for b in content if type(b) is ToolCallBlock}  # type: ignore[union-attr]
-        if in_content:
-            calls = tuple(c for c in calls if c.id not in in_content)
-            if not calls:
-                return 0
-    return repr_len([_lc_tool_call(c) for c in calls])
+# len(repr({'name': N, 'args': A, 'id': I, 'type': 'tool_call'})) less the reprs of N, A and I
+# (49), plus the 2 characters of the ", " that joins it to the next call in the list, or of the
+# list's brackets for the last one.
+_CALL_CHARS = 51
+
+
+def _tool_calls_chars(calls: tuple[Any, ...]) -> int:
+    """``len(repr([...]))`` of ``calls`` as LangChain holds them (see ``_lc_tool_call``),
+    summed from the reprs of their fields: the same number, without building the dicts."""
+    n = _CALL_CHARS * len(calls)
+    try:
+        for c in calls:
+            n += len(repr(c.name)) + len(repr(c.args)) + len(repr(c.id))
+    except RecursionError:  # arguments nested too deep for repr
+        return walked_repr_len([_lc_tool_call(c) for c in calls])
+    return n
 
 
 def repr_len(value: Any) -> int:

@@ -179,11 +179,15 @@ class _Counter:
         counting messages only up to the first that goes over."""
         running = self.running
         assert running is not None and self.params is not None
-        seq, params = self.seq, self.params
+        seq = self.seq
+        n = len(seq)
+        per_token, per_message, count_name, per_image = self.params
         total = running[-1]
         k = len(running) - 1
-        while k < len(seq) and math.ceil(total) <= max_tokens:
-            total = accumulate(total, seq[k], *params)
+        # The hot loop of a trim: the parameters passed one by one (a ``*params`` call
+        # builds a tuple per message).
+        while k < n and math.ceil(total) <= max_tokens:
+            total = accumulate(total, seq[k], per_token, per_message, count_name, per_image)
             running.append(total)
             k += 1
         # running[k] is the first total over budget, if any; the search below finds the rest
