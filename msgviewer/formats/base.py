@@ -54,6 +54,9 @@ class Context:
     lines: Sequence[int] | None = None
     target: str | None = None
     """Name of the format being written (for warnings)."""
+    owned: bool = False
+    """The values were parsed for this read alone: a reader may take them apart rather than
+    copy them (never true of a value a caller passed in)."""
 
     def error(self, what: str, path: str = "$", *, record: int | None = None) -> FormatError:
         """A ``FormatError`` at ``path`` (of record ``record`` in a JSONL stream)."""

@@ -21,7 +21,7 @@ from ..core.blocks import Block, ToolCallBlock
 from ..core.message import Message, ToolCall
 from ._anthropic_read import AnthropicReader, read_usage
 from ._anthropic_write import AnthropicWriter, write_usage
-from ._claude_code_chain import CHAIN_TYPES, Unit, layout
+from ._claude_code_chain import CHAIN_TYPES, Unit, layout, scan
 from ._provider_common import (
     Losses,
     own_metadata,
@@ -34,7 +34,6 @@ from .io import jsonl_bytes
 NAME = "claude-code"
 OTHER_LINES = "otherLines"
 SPLIT_LINES = "splitLines"
-_OTHER_TYPES = frozenset({"summary", "file-history-snapshot", "queue-operation"})
 _FAMILY = frozenset({"anthropic", "claude-code"})
 _message = builder(Message)  # for the roles and content read below: already canonical
 _STR_OR_NONE = (str, type(None))
@@ -42,6 +41,10 @@ _STR_OR_NONE = (str, type(None))
 _SYSTEM_WRITTEN = frozenset({"content"})
 _LINE_WRITTEN = frozenset({"message", "toolUseResult"})
 _INNER_WRITTEN = frozenset({"id", "role", "content", "usage"})
+# Values repeated on many lines, read into one shared string each (the parser already shares
+# those equal to the line before's: session id, cwd...; these alternate between lines).
+_REPEATED_LINE_FIELDS = ("type",)
+_REPEATED_RESPONSE_FIELDS = ("type", "model")
 
 
 def sniff(value: Any) -> bool:
@@ -65,43 +68,13 @@ def sniff(value: Any) -> bool:
 # -- reading ----------------------------------------------------------------------------
 
 
-def _check(records: list[Any], ctx: Context) -> tuple[dict[str, int], list[int]]:
-    """uuid -> record of each chain line, and the records whose uuid came earlier already."""
-    chain: dict[str, int] = {}
-    repeated: list[int] = []
-    for j, rec in enumerate(records):
-        if not isinstance(rec, dict):
-            raise ctx.error("a line must be a JSON object", record=j)
-        kind = rec.get("type")
-        if not isinstance(kind, str):
-            raise ctx.error('a line needs a string "type"', "$.type", record=j)
-        if kind in CHAIN_TYPES:
-            uid = rec.get("uuid")
-            if not isinstance(uid, str):
-                raise ctx.error(f"a {kind} line needs a string uuid", "$.uuid", record=j)
-            if (
-                type(rec.get("parentUuid")) not in _STR_OR_NONE
-                or type(rec.get("logicalParentUuid")) not in _STR_OR_NONE
-            ):
-                for key in ("parentUuid", "logicalParentUuid"):
-                    if not isinstance(rec.get(key), (str, type(None))):
-                        raise ctx.error(f"{key} must be a string or null", f"$.{key}", record=j)
-            if kind != "system" and not isinstance(rec.get("message"), dict):
-                raise ctx.error(f"a {kind} line needs a message object", "$.message", record=j)
-            if uid in chain:
-                repeated.append(j)
-            else:
-                chain[uid] = j
-        elif kind not in _OTHER_TYPES:
-            ctx.warn(f"unknown line type {kind!r} kept as is", "$.type", record=j)
-    return chain, repeated
-
-
 class _Reader:
     def __init__(self, records: list[Any], ctx: Context) -> None:
         self.records = records
         self.ctx = ctx
+        self.owned = ctx.owned
         self.counted: set[tuple[Any, Any]] = set()
+        self.shared: dict[str, str] = {}
         self._reader = AnthropicReader(ctx)  # one for all lines: only its record changes
 
     def reader(self, record: int) -> AnthropicReader:
@@ -112,67 +85,72 @@ class _Reader:
 
     def message(self, unit: Unit) -> Message:
         indexes = unit.records
-        recs = (
-            [self.records[indexes[0]]] if len(indexes) == 1 else [self.records[j] for j in indexes]
-        )
+        single = len(indexes) == 1
+        recs = [self.records[j] for j in indexes]
         first = recs[0]
-        meta = dict(first)  # a copy, then deletes: quicker than a comprehension, same order
+        inner = first.get("message")
+        # The line, less what becomes the message, is its metadata: the line itself when it
+        # was parsed for this read alone (a copy otherwise, or when split lines need it whole).
+        meta = first if single and self.owned else dict(first)
         meta.pop("message", None)
-        meta.pop("toolUseResult", None)
-        if first["type"] == "system":
-            content = first.get("content", "")
-            if isinstance(content, str):
-                meta.pop("content", None)
-            else:
-                content = ""
-            return _message("system", content, first["uuid"], metadata=meta)
-        role = "assistant" if first["type"] == "assistant" else "user"
-        content, calls = self._content(unit, recs, role)
-        last = recs[-1]["message"]
-        response = dict(last)
-        for field in ("role", "content", "id", "usage"):
-            response.pop(field, None)
+        artifacts = (meta.pop("toolUseResult"),) if "toolUseResult" in meta else ()
+        shared = self.shared
+        kind = meta["type"]  # a string: the scan checked it
+        meta["type"] = kind = shared.setdefault(kind, kind)  # one "user" for all lines
+        if kind == "system":
+            return self._system(meta, inner, artifacts)
+        role = "assistant" if kind == "assistant" else "user"
+        if single:
+            reader = self._reader
+            reader.record = indexes[0]
+            content, calls = reader.content(
+                inner.get("content"), "$.message.content", calls_out=role == "assistant"
+            )
+            last = inner
+        else:
+            content, calls = self._merged_content(unit, recs)
+            last = recs[-1]["message"]
+            meta[SPLIT_LINES] = _split_lines(recs)
+        response = {k: v for k, v in last.items() if k not in _INNER_WRITTEN}
+        for key in _REPEATED_RESPONSE_FIELDS if response else ():
+            v = response.get(key)
+            if type(v) is str:
+                response[key] = shared.setdefault(v, v)
         usage = None
-        if last.get("usage") is not None:
+        raw_usage = last.get("usage")
+        if raw_usage is not None:
             key = (last.get("id"), recs[-1].get("requestId"))
             if type(key[0]) not in _STR_OR_NONE or type(key[1]) not in _STR_OR_NONE:
                 key = (None, None)  # ids of other types never match another line's
             if key[0] is not None and key in self.counted:
-                response["usage"] = last["usage"]  # copied from a line already counted
+                response["usage"] = raw_usage  # copied from a line already counted
             else:
-                usage = read_usage(last["usage"], self.reader(indexes[-1]), "$.message.usage")
+                usage = read_usage(raw_usage, self.reader(indexes[-1]), "$.message.usage")
                 self.counted.add(key)
-        if len(recs) > 1:
-            meta[SPLIT_LINES] = [
-                {
-                    "line": {
-                        **r,
-                        "message": {k: v for k, v in r["message"].items() if k != "content"},
-                    },
-                    "blocks": len(r["message"]["content"]),
-                }
-                for r in recs
-            ]
-        msg_id = last.get("id") if role == "assistant" else first["uuid"]
+        msg_id = last.get("id") if role == "assistant" else meta["uuid"]
+        if type(msg_id) is not str:
+            msg_id = None
         return _message(
-            role,
-            content,
-            msg_id if isinstance(msg_id, str) else None,
-            tool_calls=calls,
-            usage=usage,
-            response_metadata=response,
-            artifacts=(first["toolUseResult"],) if "toolUseResult" in first else (),
-            metadata=meta,
+            role, content, msg_id, None, None, False, calls, (), usage, response, artifacts, meta
         )
 
-    def _content(
-        self, unit: Unit, recs: list[dict[str, Any]], role: str
-    ) -> tuple[str | tuple[Block, ...], tuple[ToolCall, ...]]:
-        if len(recs) == 1:
-            inner = recs[0]["message"]
-            return self.reader(unit.records[0]).content(
-                inner.get("content"), "$.message.content", calls_out=role == "assistant"
-            )
+    def _system(self, meta: dict[str, Any], inner: Any, artifacts: tuple[Any, ...]) -> Message:
+        content = meta.get("content", "")
+        if isinstance(content, str):
+            meta.pop("content", None)
+        else:
+            content = ""
+        # a system line's message and tool result are not read: keep them
+        if inner is not None:
+            meta["message"] = inner
+        if artifacts:
+            meta["toolUseResult"] = artifacts[0]
+        return _message("system", content, meta["uuid"], metadata=meta)
+
+    def _merged_content(
+        self, unit: Unit, recs: list[dict[str, Any]]
+    ) -> tuple[tuple[Block, ...], tuple[ToolCall, ...]]:
+        """The blocks of an API response written over several lines, calls in their place."""
         wire: list[Any] = []
         blocks: list[Block] = []
         calls: list[tuple[int, ToolCall]] = []
@@ -188,16 +166,27 @@ class _Reader:
         return tuple(blocks), place_tool_calls(wire, calls)
 
 
+def _split_lines(recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """How a response was split over lines: each line without its blocks, and their count."""
+    return [
+        {
+            "line": {**r, "message": {k: v for k, v in r["message"].items() if k != "content"}},
+            "blocks": len(r["message"]["content"]),
+        }
+        for r in recs
+    ]
+
+
 def read(records: Any, ctx: Context) -> list[Conversation]:
     """All lines of a session -> one conversation."""
     if not isinstance(records, list):
         records = [records]
-    chain, repeated = _check(records, ctx)
-    lay = layout(records, chain)
+    found = scan(records, ctx)
+    lay = layout(records, found)
     reader = _Reader(records, ctx)
     messages = [reader.message(unit) for unit in lay.units]
 
-    aside = sorted(set(lay.aside) | set(repeated))
+    aside = sorted(set(lay.aside) | set(found.repeated))
     other: list[dict[str, Any]] = []
     anchor: str | None = None
     pending = iter(aside)

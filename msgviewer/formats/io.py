@@ -27,6 +27,8 @@ class Parsed:
     records: list[Any] | None = None
     lines: list[int] | None = None
     file: str | None = None
+    owned: bool = False
+    """Parsed here from bytes: nobody else holds the values."""
 
     @property
     def is_jsonl(self) -> bool:
@@ -168,10 +170,10 @@ def parse(data: Buffer | str, file: str | None = None) -> Parsed:
     first_nl = data.find(b"\n", 0, _content_end(data))
     if first_nl != -1 and _is_value(data[:first_nl]):
         records, lines = _read_lines(data, file)
-        return Parsed(records=records, lines=lines, file=file)
+        return Parsed(records=records, lines=lines, file=file, owned=True)
     try:
         with memoryview(data) as view:
-            return Parsed(value=orjson.loads(view), file=file)
+            return Parsed(value=orjson.loads(view), file=file, owned=True)
     except orjson.JSONDecodeError as exc:
         # Only the error is raised, outside this handler: the exception's traceback holds
         # this frame, and the cycle would keep the data alive until a collection (never,
@@ -204,22 +206,42 @@ def _read_lines(data: Buffer, file: str | None) -> tuple[list[Any], list[int]]:
     size = len(data)
     start = 0
     line = 0
+    previous: dict[str, str] = {}
     while start < size:
         line += 1
         end = find(b"\n", start)
         if end == -1:
             end = size
         try:
-            add_record(loads(view[start:end]))
+            record = loads(view[start:end])
         except orjson.JSONDecodeError:
             # the careful reader says what is wrong (or skips a blank line)
             for n, record in iter_jsonl(data, file, start=start, line=line):
                 add_line(n)
                 add_record(record)
             return records, lines
+        if type(record) is dict:
+            previous = _share_repeats(record, previous)
+        add_record(record)
         add_line(line)
         start = end + 1
     return records, lines
+
+
+def _share_repeats(record: dict[str, Any], previous: dict[str, Any]) -> dict[str, Any]:
+    """Give the record's top-level strings equal to the line before's under the same key
+    (session id, working directory, version...) that line's string object.
+
+    Session logs repeat them on every line: one object for all saves memory, and freeing the
+    copies at once, while the next line is parsed into their place, saves as much again. The
+    values are equal: nothing changes but memory. Returns the record, for the next line.
+    """
+    for key, value in record.items():
+        if type(value) is str:
+            same = previous.get(key)
+            if same == value and same is not value:
+                record[key] = same
+    return record
 
 
 def json_bytes(value: Any, *, pretty: bool = False) -> bytes:

@@ -165,7 +165,8 @@ def read_parsed(parsed: Parsed, fmt: Format) -> list[Conversation]:
             records = parsed.records or []
             lines = parsed.lines or []
             if fmt.stream:
-                return _located(fmt.read, records, Context(file=parsed.file, lines=lines))
+                ctx = Context(file=parsed.file, lines=lines, owned=parsed.owned)
+                return _located(fmt.read, records, ctx)
             out: list[Conversation] = []
             for record, line in zip(records, lines, strict=False):
                 out.extend(_located(fmt.read, record, Context(file=parsed.file, line=line)))

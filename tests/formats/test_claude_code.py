@@ -340,3 +340,32 @@ def test_kept_fields_never_replace_written_ones() -> None:
     back = _read(_lines(data))
     assert [m.role for m in back.messages] == ["user", "assistant"]
     assert back.messages[1].response_metadata == {"model": "claude-x"}
+
+
+def test_parsed_lines_read_like_the_file_and_stay_as_they_were() -> None:
+    # from bytes the reader may take the parsed lines apart; from a caller's values it copies
+    data = sample(NAME).read_bytes()
+    records = _lines(data) + _rewound()
+    before = orjson.dumps(records)
+    from_values = loads(records, format="claude-code")
+    assert orjson.dumps(records) == before
+    assert from_values == loads(_jsonl(records), format="claude-code")
+
+
+def test_system_line_keeps_fields_it_does_not_read() -> None:
+    records = [
+        _line("u1", None, "user", "Hi."),
+        {
+            "parentUuid": "u1",
+            "isSidechain": False,
+            "sessionId": "s-1",
+            "type": "system",
+            "content": "Hook ran",
+            "message": {"note": "kept"},
+            "toolUseResult": {"stdout": "ok"},
+            "uuid": "s1",
+        },
+    ]
+    conv = _read(records)
+    assert conv.messages[1].metadata["message"] == {"note": "kept"}
+    assert _same_lines(_lines(dumps(conv, format="claude-code")), records)
