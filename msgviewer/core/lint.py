@@ -139,9 +139,9 @@ def _problems(messages: Sequence[Message], provider: str | None) -> list[Problem
     problems: list[Problem] = []
     links = link_tools(messages)
     message_problems: list[Problem] = []
-    turn_of, zone_end = _check_messages(messages, provider, message_problems)
+    turn_of, closed_at = _check_messages(messages, provider, message_problems)
     _check_calls(messages, links, provider, problems)
-    _check_pairing(messages, links, provider, turn_of, zone_end, problems)
+    _check_pairing(messages, links, provider, turn_of, closed_at, problems)
     problems += message_problems  # after the others: equal places keep this order
     return problems
 
@@ -177,7 +177,7 @@ def _check_pairing(
     links: ToolLinks,
     provider: str | None,
     turn_of: list[int],
-    zone_end: dict[int, tuple[int, int]],
+    closed_at: dict[int, int],
     out: list[Problem],
 ) -> None:
     """Calls without results, results without calls, and results out of place."""
@@ -185,7 +185,8 @@ def _check_pairing(
     results = links._result_rows
     call_result = links._call_result
     waiting_from = _last_turn_start(messages)
-    for k, j in enumerate(call_result):
+    # ``-1 in`` scans in C: a history with no unanswered call (or orphan) skips the loop.
+    for k, j in enumerate(call_result if -1 in call_result else ()):
         if j >= 0:
             continue
         row = calls[k]
@@ -199,7 +200,8 @@ def _check_pairing(
             text += " (the history ends waiting for it)"
         fix = _fix("add-placeholders", call_id, f"Add a placeholder result for {call_id}")
         out.append(Problem("unanswered-call", severity, row[0], row[1], text, fix))
-    for j, k in enumerate(links._result_call):
+    result_call = links._result_call
+    for j, k in enumerate(result_call if -1 in result_call else ()):
         if k >= 0:
             continue
         i, b, _, _, call_id, _ = results[j]
@@ -207,27 +209,33 @@ def _check_pairing(
         fix = _fix("drop-orphans", call_id, f"Drop orphan result of {call_id}")
         out.append(Problem("orphan-result", "error", i, b, text, fix))
 
-    end_of_history = (len(messages), 0)
     turn_based = provider in ("anthropic", "gemini")
     for k, j in enumerate(call_result):
         if j < 0:
             continue
-        c, cb, _, _, call_id, server, _ = calls[k]
+        row = calls[k]
+        c = row[0]
+        r = results[j][0]
+        if turn_of[r] == c:
+            continue  # the common case: the result is where every provider wants it
+        _, cb, _, _, call_id, server, _ = row
         if server:
             continue  # a server result sits beside its call: no placement rule
-        r, b, _, _, _, _ = results[j]
+        b = results[j][1]
         # History order: whole messages and tool_calls sort after the blocks of a message.
         if r < c or (r == c and (1 << 30 if b is None else b) < (1 << 30 if cb is None else cb)):
-            text = f"result for {_call_label(calls[k])} comes before the call"
+            text = f"result for {_call_label(row)} comes before the call"
             out.append(Problem("result-before-call", "error", r, b, text, _move(call_id)))
             continue
         if messages[c].role != "assistant":
             continue
-        in_turn = r > c and turn_of[r] == c
-        in_strict = in_turn and (r, b or 0) < zone_end.get(c, end_of_history)
-        if in_strict:
-            continue  # the common case: the result is where every provider wants it
-        label = _call_label(calls[k])
+        turn = turn_of[r]
+        in_turn = r > c and (turn == c or turn == -2 - c)
+        # In the turn but not wholly in the zone: in place only in the message that closes
+        # the zone, ahead of the block that does.
+        if in_turn and (turn == c or (b or 0) < closed_at.get(r, 0)):
+            continue
+        label = _call_label(row)
         if turn_based:
             if not in_turn:
                 text = f"result for {label} is not in the user turn right after the call"
@@ -259,49 +267,59 @@ def _last_turn_start(messages: Sequence[Message]) -> int:
 
 def _check_messages(
     messages: Sequence[Message], provider: str | None, out: list[Problem]
-) -> tuple[list[int], dict[int, tuple[int, int]]]:
+) -> tuple[list[int], dict[int, int]]:
     """Empty messages, system placement and role alternation.
 
-    The same pass finds the turns the pairing rules need: for each message, the index of the
-    last assistant/system message at or before it (the turn it belongs to); for each assistant
-    message, where its strict result zone ends: the (message, block) of the first content
-    after it that is not a tool result.
+    The same pass finds the turns the pairing rules need: for each message, the index ``c`` of
+    the last assistant/system message at or before it (the turn it belongs to). An assistant
+    message's strict result zone runs up to the first content after it that is not a tool
+    result; the turn is stored as ``c`` for a message after ``c`` and wholly inside its zone
+    (a result there is in place whatever its block: the common case, decided by one
+    comparison), else as ``-2 - c``. ``closed_at`` maps each user message that ends a zone to
+    the block where it does (0 for text content).
     """
     last = len(messages) - 1
     leading_system = True
     prev: Message | None = None  # the previous user or assistant message
     turn_based = provider in ("anthropic", "gemini")
     turn_of: list[int] = []
-    ends: dict[int, tuple[int, int]] = {}
+    closed_at: dict[int, int] = {}
     current = -1
     open_zone = False
     for i, m in enumerate(messages):
         role = m.role
         if role == "tool":
-            turn_of.append(current)
+            turn_of.append(current if open_zone else -2 - current)
             leading_system = False
             continue
+        c = m.content
         if role == "assistant" or role == "system":
-            if open_zone:
-                ends[current] = (i, 0)
             current = i
             open_zone = role == "assistant"
+            turn_of.append(-2 - i)  # a result in the calling message itself is out of place
         elif open_zone and role == "user":
-            c = m.content
             if type(c) is str:
                 if c:
-                    ends[current] = (i, 0)
+                    closed_at[i] = 0
                     open_zone = False
             else:
                 for k, b in enumerate(c):
                     if type(b) is not ToolResultBlock:
-                        ends[current] = (i, k)
+                        closed_at[i] = k
                         open_zone = False
                         break
-        turn_of.append(current)
-        c = m.content
-        if type(c) is str:  # the common case inline; ``isspace`` stops at the first letter
-            empty = (not c or c.isspace()) and not m.tool_calls and not m.invalid_tool_calls
+            turn_of.append(current if open_zone else -2 - current)
+        else:
+            turn_of.append(-2 - current)
+        # ``_is_empty`` inline for the common cases, calls first: a message with calls is not
+        # empty, and its content need not be read (at 100k messages, reads of memory not in
+        # the cache are much of the cost).
+        if m.tool_calls or m.invalid_tool_calls:
+            empty = False
+        elif type(c) is str:  # ``isspace`` stops at the first letter
+            empty = not c or c.isspace()
+        elif c and (type(c[0]) is not TextBlock or (c[0].text and not c[0].text.isspace())):
+            empty = False  # the first block decides
         else:
             empty = _is_empty(m)
         if empty:
@@ -336,9 +354,7 @@ def _check_messages(
             fix = _fix("merge-into-previous", m, f"Merge with the previous {role} message")
             out.append(Problem("role-alternation", severity, i, None, text, fix))
         prev = m
-    if open_zone:
-        ends[current] = (len(messages), 0)
-    return turn_of, ends
+    return turn_of, closed_at
 
 
 def _has_calls(m: Message) -> bool:

@@ -259,6 +259,37 @@ def test_anthropic_result_in_a_later_turn_is_not_next() -> None:
     assert len(fixed) == 4
 
 
+def test_placement_where_the_result_zone_ends() -> None:
+    """The zone after a call runs to the first content that is not a result: results ahead
+    of that block are in place, results after it (or in the calling message) are not."""
+    messages = [
+        Message.user("go"),
+        Message.assistant(
+            (ToolCallBlock("t0", "f", {}), ToolResultBlock("t0", "own")),
+            tool_calls=[call("t1"), call("t2"), call("t3"), call("t4"), call("t5")],
+        ),
+        Message.user(""),  # empty text does not end the zone
+        Message.tool("2", tool_call_id="t2"),
+        Message.user((ToolResultBlock("t1", "1"), TextBlock("and?"), ToolResultBlock("t3", "3"))),
+        Message.tool("4", tool_call_id="t4"),
+        Message.user("thanks"),
+        Message.assistant("done"),
+        Message.tool("5", tool_call_id="t5"),
+    ]
+    placed = {
+        provider: [(p.code, p.index, p.block) for p in lint(messages, provider=provider)]
+        for provider in (None, "anthropic")
+    }
+    out_of_place = [("result-not-next", i, b) for i, b in ((1, 1), (4, 2), (5, None), (8, None))]
+    assert [p for p in placed[None] if p[0] == "result-not-next"] == out_of_place
+    assert [p for p in placed["anthropic"] if p[0].startswith("result-not")] == [
+        ("result-not-next", 1, 1),
+        ("result-not-first", 4, 2),
+        ("result-not-first", 5, None),
+        ("result-not-next", 8, None),
+    ]
+
+
 # -- arguments, ids, empty messages -----------------------------------------------------
 
 
