@@ -1,14 +1,23 @@
 """The app at 120x40, headless: cold start to first content, and key latency at 1k and 100k.
 
-    python bench/app.py [--sizes 1000,100000] [--rounds 5] [--starts 3]
+    python bench/app.py [--sizes 1000,100000] [--rounds 15] [--starts 5]   (--starts 0: keys only)
 
 Cold start: wall time from starting a fresh process to the first conversation rows painted by
 the tree, against a fresh process that only runs ``orjson.loads`` on the same file (medians of
 interleaved starts). The same run records whether the loading text was painted before parsing
-ended. Key latency: one process opens the smallest and the largest file in two apps side by side,
-waits for their analyses, then times each key from the press to the repaint of the screen
-(tree and detail pane), pressed in one app then the other, in rounds; the figure is the median
-at the largest size against the median at the smallest.
+ended.
+
+Key latency: the large history and a small one (its first n-1 messages and its last, so that
+every key, ``end`` included, lands on the same message at both sizes) each open in a process
+of their own, as a user's app would (one heap each: in one process, a garbage collection set
+off by either app walks both apps' objects). Both wait for their analyses and make a search;
+then the parent has them press each key in turn, one size then the other (which goes first
+alternates by round), every round starting from the same state (all closed, cursor at the top).
+A press is timed from the key to a settled screen: every event handled and the screen painted
+again until nothing is left to lay out, paint or call back (the detail pane included), in CPU
+time of the app's process (other processes on a shared machine inflate wall time; wall medians
+are printed too). The first round warms up and is not counted. The figure is the median, over
+presses, of a press at the large size against the same press at the small size made next to it.
 Targets (issue "Performance"): cold start at 100k <= 2.0x the orjson process; a loading
 indicator before parsing ends; every key at 100k <= 1.2x the same key at 1k.
 """
@@ -25,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench._common import ROOT, data_file, figure, skipped, summary
+from bench._common import CACHE, ROOT, data_file, figure, skipped, summary
 
 KEYS = ("down", "pagedown", "end", "expand", "collapse", "jump", "search next")
 
@@ -116,27 +125,49 @@ def cold_start(path: Path, starts: int) -> None:
     )
 
 
-# Runs in one fresh process: both apps open side by side, every key pressed in one then the
-# other (interleaved), printing JSON {key: [[seconds small...], [seconds large...]]}.
+# Runs in a fresh process per size: one app, driven by commands on stdin, one answer line each
+# on stdout. The parent interleaves the two processes, so both sizes see the same machine load,
+# while each app has a process (and so a heap, and garbage collections) of its own, as it would
+# for a user: in one process, a collection set off by either app walks both apps' objects.
 _KEYS_PROCESS = """
 import asyncio, json, sys, time
 sys.path.insert(0, sys.argv[1])
 from textual import events
+from textual.widget import Widget
 from msgviewer.tui import MsgViewerApp
 from msgviewer.tui.tree_model import MSG
 
-ROUNDS = int(sys.argv[2])
-STEPS = [("down", "down"), ("pagedown", "pagedown"), ("end", "end"), (None, "calls"),
-         ("expand", "right"), ("collapse", "left"), ("jump", "t"), ("jump", "t"),
-         ("search next", "n")]
+def answer(value):
+    print("@" + json.dumps(value), flush=True)
+
+def busy(app):
+    # Anything queued, or anything the screen has yet to lay out, paint or call back.
+    screen = app.screen
+    for node in (app, *screen.walk_children(with_self=True)):
+        if node._message_queue.qsize() or node._next_callbacks or node._pending_message:
+            return True
+        if isinstance(node, Widget) and (
+            node._repaint_required or node._layout_required or node._scroll_required
+            or node._recompose_required or node._refresh_styles_required
+        ):
+            return True
+    return bool(
+        screen._dirty_widgets or screen._layout_required or screen._repaint_required
+        or screen._scroll_required or screen._callbacks or screen._recompose_required
+    )
 
 async def settle(pilot):
-    # Events handled, then the screen painted; again, for what a paint schedules (the detail
-    # pane is laid out after the tree's refresh). Pilot.press is not used: it waits for the
-    # process to look idle with sleeps of its own, which would be most of what is measured.
-    for _ in range(3):
+    # Until nothing is left to do: events handled, then the screen painted, again and again
+    # for what each paint sets off (the detail pane is built after the tree's refresh, its
+    # widgets are mounted, then laid out and painted). Painting is called directly rather than
+    # waiting for Textual's refresh timer, and Pilot.press is not used: it waits with sleeps
+    # of its own, which would be most of what is measured.
+    for _ in range(200):
         await pilot._wait_for_screen()
         pilot.app.screen._on_timer_update()
+        if not busy(pilot.app):
+            return
+    raise RuntimeError("the app never settled")
 
 async def press(pilot, key):
     event = events.Key(key, key if len(key) == 1 else None)
@@ -159,60 +190,160 @@ async def ready(pilot):
     return next(m for m, msg in enumerate(messages) if msg.tool_calls)
 
 async def main():
-    times = {}
-    apps = [MsgViewerApp([path]) for path in sys.argv[3:5]]
-    async with apps[0].run_test(size=(120, 40)) as small:
-        async with apps[1].run_test(size=(120, 40)) as large:
-            pilots = (small, large)
-            calls = [await ready(pilot) for pilot in pilots]
-            for _ in range(ROUNDS):
-                for pilot in pilots:
-                    await press(pilot, "home")
-                for name, key in STEPS:
-                    for i, pilot in enumerate(pilots):
-                        if name is None:  # the cursor on the first message with tool calls
-                            pilot.app.main_screen.tree.go_to(MSG, 0, calls[i])
-                            await settle(pilot)
-                            continue
-                        start = time.perf_counter()
-                        await press(pilot, key)
-                        elapsed = time.perf_counter() - start
-                        times.setdefault(name, [[], []])[i].append(elapsed)
-            apps[1].exit()
-        apps[0].exit()
-    print(json.dumps(times), flush=True)
+    loop = asyncio.get_running_loop()
+    app = MsgViewerApp([sys.argv[2]])
+    async with app.run_test(size=(120, 40)) as pilot:
+        calls = await ready(pilot)
+        answer("ready")
+        while True:
+            # The app keeps running (its timers too) while the other size is measured.
+            command = (await loop.run_in_executor(None, sys.stdin.readline)).split()
+            if not command or command[0] == "quit":
+                break
+            await settle(pilot)  # what came due meanwhile is not the next key's work
+            main_screen = pilot.app.main_screen
+            if command[0] == "reset":  # every message closed, no match stepped to yet
+                main_screen.tree.action_collapse_all()
+                main_screen.hit = -1
+                await settle(pilot)
+                await press(pilot, "home")
+                answer("ok")
+                continue
+            if command[0] == "calls":  # the cursor on the first message with tool calls
+                main_screen.tree.go_to(MSG, 0, calls)
+                await settle(pilot)
+                answer("ok")
+                continue
+            wall, cpu = time.perf_counter(), time.process_time()
+            await press(pilot, command[1])
+            answer([time.perf_counter() - wall, time.process_time() - cpu])
+        app.exit()
 asyncio.run(main())
 """
 
+# (figure name or None, key); None: not timed. Each round starts from the same state (see
+# ``reset``), so a round presses the same keys on the same rows as every other round: rounds
+# differ by the machine's noise alone, not by what earlier rounds opened.
+STEPS = [
+    (None, "reset"),
+    ("down", "down"),
+    ("pagedown", "pagedown"),
+    ("end", "end"),
+    (None, "calls"),
+    ("expand", "right"),
+    ("collapse", "left"),
+    ("jump", "t"),
+    ("jump", "t"),
+    ("search next", "n"),
+]
 
-def key_latency(small: Path, large: Path, rounds: int) -> None:
-    out = subprocess.run(
-        [sys.executable, "-c", _KEYS_PROCESS, str(ROOT), str(rounds), str(small), str(large)],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    times = json.loads(out.strip().splitlines()[-1])
+
+class _KeysApp:
+    """One ``_KEYS_PROCESS``: the app on one file, pressing keys when told."""
+
+    def __init__(self, path: Path) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", _KEYS_PROCESS, str(ROOT), str(path)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    def ask(self, command: str | None) -> object:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        if command is not None:
+            self.proc.stdin.write(command + "\n")
+            self.proc.stdin.flush()
+        for line in self.proc.stdout:  # anything not ours (a stray print) is skipped
+            if line.startswith("@"):
+                return json.loads(line[1:])
+        raise RuntimeError(f"the key benchmark process ended (exit {self.proc.wait()})")
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write("quit\n")
+        self.proc.stdin.close()
+        self.proc.wait(timeout=60)
+
+
+def small_history(large: Path, n: int) -> Path:
+    """The first ``n - 1`` messages of ``large`` and its last one, as a file (cached).
+
+    Every key then does the same thing at both sizes: the same message under the cursor, and
+    ``end`` lands on a message of the same content (the 1k history of ``bench/generate.py``
+    ends with a short user turn, the 100k one with a reasoning, text and tool-call turn, and
+    laying out a different message is no measure of the history's length).
+    """
+    path = CACHE / f"keys-{n}-of-{large.name}"
+    if not path.exists():
+        from msgviewer import Conversation, dumps, load
+
+        conv = load(large)
+        conv = conv[0] if isinstance(conv, list) else conv
+        messages = conv.messages[: n - 1] + conv.messages[-1:]
+        path.write_bytes(dumps(Conversation(messages), format="msgviewer"))
+    return path
+
+
+def key_latency(small: Path, large: Path, rounds: int, warmup: int = 1) -> None:
     n_small = int(small.name.split("-")[1])
     n_large = int(large.name.split("-")[1])
+    apps = [_KeysApp(small_history(large, n_small)), _KeysApp(large)]
+    try:
+        for app in apps:
+            app.ask(None)  # "ready": loaded, analysed, a search made
+        # times[key][size] = [(wall, cpu), ...], one per press
+        times: dict[str, tuple[list[tuple[float, float]], ...]] = {}
+        for r in range(warmup + rounds):
+            # Which size goes first alternates, so neither always follows the other's press.
+            order = apps if r % 2 == 0 else apps[::-1]
+            for name, key in STEPS:
+                for app in order:
+                    if name is None:
+                        app.ask(key)
+                        continue
+                    wall, cpu = app.ask(f"key {key}")  # type: ignore[misc]
+                    if r >= warmup:
+                        times.setdefault(name, ([], []))[apps.index(app)].append((wall, cpu))
+    finally:
+        for app in apps:
+            app.close()
+    print(
+        f"  CPU ms of the app's process from a key to a settled screen, median (mean) of "
+        f"{rounds} rounds after {warmup} warm-up; wall ms median"
+    )
     for key in KEYS:
-        a, b = (statistics.median(t) for t in times[key])
-        print(f"  key {key:<12} {n_small:>7,}: {a * 1e3:6.1f} ms  {n_large:>7,}: {b * 1e3:6.1f} ms")
-        figure(f"key {key} at {n_large:,} / at {n_small:,} msgs", b / a, 1.2)
+        cols = []
+        for n, samples in zip((n_small, n_large), times[key], strict=True):
+            cpu = [c for _, c in samples]
+            wall = statistics.median(w for w, _ in samples)
+            cols.append(
+                f"{n:>7,}: {statistics.median(cpu) * 1e3:5.1f} "
+                f"({statistics.fmean(cpu) * 1e3:5.1f}) wall {wall * 1e3:5.1f}"
+            )
+        print(f"  key {key:<12} {'   '.join(cols)}")
+        # Each press at the large size against the same press at the small size, made next to
+        # it: machine load that comes and goes weighs on both sides of each ratio alike.
+        small_cpu, large_cpu = ([c for _, c in samples] for samples in times[key])
+        ratios = [b / a for a, b in zip(small_cpu, large_cpu, strict=True)]
+        figure(f"key {key} at {n_large:,} / at {n_small:,} msgs", statistics.median(ratios), 1.2)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="1000,100000")
     parser.add_argument("--rounds", type=int, default=15, help="key rounds per size")
-    parser.add_argument("--starts", type=int, default=5, help="cold starts of each process")
+    parser.add_argument(
+        "--starts", type=int, default=5, help="cold starts of each process (0: skip them)"
+    )
     args = parser.parse_args()
     sizes = sorted(int(s) for s in args.sizes.split(","))
     paths = [data_file(n, "msgviewer") for n in sizes]
     if any(p is None for p in paths):
         skipped("app", "no native format to generate data")
         return summary()
-    cold_start(paths[-1], args.starts)  # type: ignore[arg-type]
+    if args.starts > 0:
+        cold_start(paths[-1], args.starts)  # type: ignore[arg-type]
     if len(paths) > 1:
         key_latency(paths[0], paths[-1], args.rounds)  # type: ignore[arg-type]
     return summary()
