@@ -5,6 +5,7 @@ write any writable format, warning with ``LossyConversionWarning`` about whateve
 cannot carry.
 """
 
+from collections.abc import Callable
 from importlib import import_module
 
 from ..core.errors import FormatError, MsgviewerError
@@ -21,26 +22,34 @@ from .registry import (
     loads,
     lossy_warnings,
     register,
+    register_lazy,
 )
 
-# (module, detection rank): lower ranks are tried first, so the strictest detectors come
-# before the loose ones (a bare list of role/content dicts is openai-chat, tried last).
+# (name, module, detection rank): lower ranks are tried first, so the strictest detectors come
+# before the loose ones (a bare list of role/content dicts is openai-chat, tried last). Each
+# module is imported when its format is first needed.
 _BUILTIN_FORMATS = [
-    ("native", 10),
-    ("inspect_log", 20),
-    ("claude_code", 30),
-    ("codex", 30),
-    ("langchain", 40),
-    ("pydantic_ai", 40),
-    ("anthropic", 50),
-    ("gemini", 50),
-    ("openai_responses", 50),
-    ("sharegpt", 60),
-    ("openai_chat", 90),
-    ("markdown", 100),
+    ("msgviewer", "native", 10),
+    ("inspect", "inspect_log", 20),
+    ("claude-code", "claude_code", 30),
+    ("codex", "codex", 30),
+    ("langchain", "langchain", 40),
+    ("pydantic-ai", "pydantic_ai", 40),
+    ("anthropic", "anthropic", 50),
+    ("gemini", "gemini", 50),
+    ("openai-responses", "openai_responses", 50),
+    ("sharegpt", "sharegpt", 60),
+    ("openai-chat", "openai_chat", 90),
+    ("markdown", "markdown", 100),
 ]
-for _module, _rank in _BUILTIN_FORMATS:
-    register(import_module(f".{_module}", __name__).FORMAT, detect_rank=_rank)
+
+
+def _builtin(module: str) -> Callable[[], Format]:
+    return lambda: import_module(f".{module}", __name__).FORMAT
+
+
+for _name, _module, _rank in _BUILTIN_FORMATS:
+    register_lazy(_name, _builtin(_module), detect_rank=_rank)
 
 __all__ = [
     "FORMATS",
@@ -61,4 +70,5 @@ __all__ = [
     "loads",
     "lossy_warnings",
     "register",
+    "register_lazy",
 ]

@@ -7,7 +7,7 @@ import gc
 import mmap
 import os
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, BinaryIO
 
@@ -19,6 +19,10 @@ from .base import Context, Conversation, Format, LossyConversionWarning
 from .io import Parsed, atomic_write, iter_jsonl, parse, read_buffer, read_bytes
 
 _REGISTRY: dict[str, Format] = {}
+_LAZY: dict[str, Callable[[], Format]] = {}
+"""Formats registered by name whose module is imported when first used."""
+_NAMES: list[str] = []
+"""Every format's name, in the order registered."""
 _RANKS: dict[str, int] = {}
 # Detection order: the most specific formats first, so that a looser one (a bare list of
 # role/content dicts) never claims a file a stricter one recognises.
@@ -27,10 +31,37 @@ _DETECT_ORDER: list[str] = []
 
 def register(fmt: Format, *, detect_rank: int = 100) -> Format:
     """Add a format; lower ``detect_rank`` is tried earlier by detection."""
+    _LAZY.pop(fmt.name, None)
     _REGISTRY[fmt.name] = fmt
-    _DETECT_ORDER.append(fmt.name)
-    _RANKS[fmt.name] = detect_rank
+    _rank(fmt.name, detect_rank)
+    return fmt
+
+
+def register_lazy(name: str, load: Callable[[], Format], *, detect_rank: int = 100) -> None:
+    """Add a format that ``load`` makes when it is first needed (by name, by detection, or
+    to list every format): a program that opens a native file never imports the others."""
+    if name not in _REGISTRY:
+        _LAZY[name] = load
+    _rank(name, detect_rank)
+
+
+def _rank(name: str, detect_rank: int) -> None:
+    if name not in _RANKS:
+        _NAMES.append(name)
+        _DETECT_ORDER.append(name)
+    _RANKS[name] = detect_rank
     _DETECT_ORDER.sort(key=lambda n: _RANKS[n])
+
+
+def _format(name: str) -> Format:
+    """The format called ``name``, made now if it was registered lazily (KeyError if none)."""
+    fmt = _REGISTRY.get(name)
+    if fmt is None:
+        fmt = _LAZY[name]()
+        if fmt.name != name:
+            raise RuntimeError(f"format registered as {name!r} is named {fmt.name!r}")
+        _REGISTRY[name] = fmt
+        del _LAZY[name]
     return fmt
 
 
@@ -38,14 +69,17 @@ class _FormatTable(Mapping[str, tuple[bool, bool, str]]):
     """``FORMATS[name] -> (can_read, can_write, description)``, for every registered format."""
 
     def __getitem__(self, name: str) -> tuple[bool, bool, str]:
-        fmt = _REGISTRY[name]
+        fmt = _format(name)
         return (fmt.can_read, fmt.can_write, fmt.description)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(_REGISTRY)
+        return iter(list(_NAMES))
 
     def __len__(self) -> int:
-        return len(_REGISTRY)
+        return len(_NAMES)
+
+    def __contains__(self, name: object) -> bool:
+        return name in _RANKS
 
 
 FORMATS: Mapping[str, tuple[bool, bool, str]] = _FormatTable()
@@ -54,15 +88,15 @@ FORMATS: Mapping[str, tuple[bool, bool, str]] = _FormatTable()
 def get_format(name: str) -> Format:
     """The format called ``name``; a ``FormatError`` listing the known ones otherwise."""
     try:
-        return _REGISTRY[name]
+        return _format(name)
     except KeyError:
         raise FormatError(
-            f"unknown format {name!r} (known: {', '.join(sorted(_REGISTRY))})"
+            f"unknown format {name!r} (known: {', '.join(sorted(_NAMES))})"
         ) from None
 
 
 def all_formats() -> list[Format]:
-    return list(_REGISTRY.values())
+    return [_format(name) for name in list(_NAMES)]
 
 
 # -- detection ---------------------------------------------------------------------------
@@ -85,7 +119,7 @@ def _describe(value: Any) -> str:
 
 def _sniff(value: Any) -> str | None:
     for name in _DETECT_ORDER:
-        fmt = _REGISTRY[name]
+        fmt = _format(name)
         if fmt.sniff is None or fmt.read is None:
             continue
         try:
