@@ -90,6 +90,7 @@ class ToolLinks:
         "_calls_at",
         "_irregular",
         "_pos_index",
+        "_repeated",
         "_result_call",
         "_result_rows",
         "_results",
@@ -103,9 +104,9 @@ class ToolLinks:
         result_rows: list[_ResultRow],
         call_result: list[int],
         result_call: list[int],
-        call_by_id: tuple[dict[str, int], dict[str, int]],
         duplicate_ids: tuple[str, ...],
         irregular: list[int],
+        repeated: set[int],
     ) -> None:
         self.duplicate_ids = duplicate_ids
         """Call ids used by more than one call, in order of first use."""
@@ -115,8 +116,10 @@ class ToolLinks:
         self._result_call = result_call
         self._calls_at: dict[int, tuple[int, int]] | None = None
         self._results_at: dict[int, tuple[int, int]] | None = None
-        self._call_by_id = call_by_id
+        # Per id space (client, server): the first call with each id, made on first use.
+        self._call_by_id: tuple[dict[str, int], dict[str, int]] | None = None
         self._irregular = irregular  # calls without an id, with a repeated id, or invalid
+        self._repeated = repeated  # calls whose id an earlier call (same id space) used
         self._calls: tuple[CallRef, ...] | None = None
         self._results: tuple[ResultRef, ...] | None = None
         self._pos_index: dict[tuple[bool, int], dict[Any, int]] = {}
@@ -149,8 +152,9 @@ class ToolLinks:
 
     def call_for(self, call_id: str, *, server: bool | None = None) -> CallRef | None:
         """The (first) call with ``call_id``; client calls first unless ``server`` is given."""
+        by_id = self._first_calls()
         for srv in (False, True) if server is None else (server,):
-            i = self._call_by_id[srv].get(call_id)
+            i = by_id[srv].get(call_id)
             if i is not None:
                 return self.calls[i]
         return None
@@ -233,6 +237,18 @@ class ToolLinks:
         )
 
     # -- helpers --------------------------------------------------------------------------
+
+    def _first_calls(self) -> tuple[dict[str, int], dict[str, int]]:
+        """Per id space (client, server): each id's first call. Made only when asked for: at
+        100k calls the dict costs a fifth of the linking."""
+        if self._call_by_id is None:
+            by_id: tuple[dict[str, int], dict[str, int]] = ({}, {})
+            for k, row in enumerate(self._call_rows):
+                cid = row[4]
+                if cid is not None:
+                    by_id[row[5]].setdefault(cid, k)
+            self._call_by_id = by_id
+        return self._call_by_id
 
     def _call_spans(self) -> dict[int, tuple[int, int]]:
         if self._calls_at is None:
@@ -318,15 +334,16 @@ def _link(messages: Sequence[Message]) -> ToolLinks:
     res_rows: list[_ResultRow] = []
     call_result: list[int] = []
     result_call: list[int] = []
-    # Per id space (client, server): the first call with each id; the earliest still
-    # unanswered call with each id, and the later unanswered ones queued behind it (only
-    # repeated ids ever have a queue).
-    first: tuple[dict[str, int], dict[str, int]] = ({}, {})
+    # Per id space (client, server): the ids calls have used (a set: the first call of each id
+    # is found later, if asked for); the earliest still unanswered call with each id, and the
+    # later unanswered ones queued behind it (only repeated ids ever have a queue).
+    seen: tuple[set[str], set[str]] = (set(), set())
     waiting: tuple[dict[str, int], dict[str, int]] = ({}, {})
     queued: tuple[dict[str, list[int]], dict[str, list[int]]] = ({}, {})
     duplicates: dict[str, None] = {}
     pending: list[int] = []  # results seen before any call with their id
     irregular: list[int] = []
+    repeated: set[int] = set()
 
     def add_call(row: _CallRow, cid: str | None, server: bool) -> None:
         i = len(calls)
@@ -335,8 +352,9 @@ def _link(messages: Sequence[Message]) -> ToolLinks:
         if cid is None:
             irregular.append(i)
             return  # nothing can answer a call without an id
-        if cid in first[server]:
+        if cid in seen[server]:
             irregular.append(i)
+            repeated.add(i)
             duplicates[cid] = None
             if cid in waiting[server]:
                 queued[server].setdefault(cid, []).append(i)
@@ -344,7 +362,7 @@ def _link(messages: Sequence[Message]) -> ToolLinks:
         else:
             if row[6]:
                 irregular.append(i)
-            first[server][cid] = i
+            seen[server].add(cid)
         waiting[server][cid] = i
 
     def add_result(row: _ResultRow) -> None:
@@ -365,7 +383,7 @@ def _link(messages: Sequence[Message]) -> ToolLinks:
         if queue:
             waiting[server][cid] = queue.pop(0)
 
-    client_first, client_waiting, client_queued = first[False], waiting[False], queued[False]
+    client_seen, client_waiting, client_queued = seen[False], waiting[False], queued[False]
     for mi, m in enumerate(messages):
         content = m.content
         tool_calls = m.tool_calls
@@ -406,10 +424,11 @@ def _link(messages: Sequence[Message]) -> ToolLinks:
             for ci, c in enumerate(tool_calls):
                 cid = c.id
                 row = (mi, None, ci, c.name, cid, False, False)
-                if cid is None or cid in client_first:
+                if cid is None or cid in client_seen:
                     add_call(row, cid, False)  # a missing or repeated id: the careful path
                 else:
-                    client_first[cid] = client_waiting[cid] = len(calls)
+                    client_seen.add(cid)
+                    client_waiting[cid] = len(calls)
                     calls.append(row)
                     call_result.append(-1)
         if m.invalid_tool_calls:
@@ -432,7 +451,7 @@ def _link(messages: Sequence[Message]) -> ToolLinks:
         res_rows,
         call_result,
         result_call,
-        first,
         tuple(duplicates),
         irregular,
+        repeated,
     )

@@ -151,16 +151,16 @@ def _check_calls(
 ) -> None:
     """Call ids (missing, repeated) and arguments that did not parse."""
     rows = links._call_rows
-    first = links._call_by_id
+    repeated = links._repeated
     # Only calls the linker flagged (no id, a repeated id, invalid) can have a problem here.
     for k in links._irregular:
-        i, b, ci, name, cid, server, invalid = rows[k]
+        i, b, ci, name, cid, _, invalid = rows[k]
         if cid is None:
             text = f"{name or 'tool'} call has no id: no result can answer it"
             fix = _fix("assign-ids", messages[i], "Give the tool calls of this message ids")
             out.append(Problem("missing-call-id", "error", i, b, text, fix))
             continue
-        if first[server][cid] != k:
+        if k in repeated:
             text = f"call id {cid} is used by an earlier call too"
             fix = _fix("rename-duplicates", cid, f"Rename repeated id {cid}")
             out.append(Problem("duplicate-call-id", "error", i, b, text, fix))

@@ -175,6 +175,33 @@ def test_duplicate_ids_pair_in_order() -> None:
     assert links.unanswered_calls == (links.calls[2],)
 
 
+def test_client_and_server_calls_have_separate_id_spaces() -> None:
+    messages = [
+        Message.user("search, then look twice"),
+        Message.assistant(
+            (ServerToolCallBlock("x1", "web_search", {}), ServerToolResultBlock("x1", [])),
+            tool_calls=[ToolCall("x1", "ls", {}), ToolCall("x1", "ls", {"path": "/"})],
+            invalid_tool_calls=[InvalidToolCall("x1", "ls", "{")],
+        ),
+        Message.tool("listing", tool_call_id="x1"),
+    ]
+    links = link_tools(messages)
+    server, first, _, invalid = links.calls
+    assert server.server and not first.server
+    assert links.duplicate_ids == ("x1",)  # the client id repeats; the server one does not
+    assert links.call_for("x1") == links.call_for("x1", server=False) == first
+    assert links.call_for("x1", server=True) == server
+    assert links.result_for("x1").message_index == 2  # type: ignore[union-attr]
+    assert links.result_for("x1", server=True).block_index == 1  # type: ignore[union-attr]
+    assert [links.status(c) for c in links.calls] == [
+        "answered",
+        "answered",
+        "unanswered",
+        "unanswered",
+    ]
+    assert invalid.invalid
+
+
 def test_result_before_call() -> None:
     messages = [
         Message.user("go"),
