@@ -18,7 +18,9 @@ it currently is in its document.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import islice
+from operator import is_
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -67,17 +69,26 @@ class _File:
 
 
 def _diff(old: tuple[Message, ...], new: tuple[Message, ...]) -> tuple[int, tuple, tuple]:
-    """(start, old middle, new middle): the span where two histories differ, by identity."""
+    """(start, old middle, new middle): the span where two histories differ, by identity.
+
+    Compared by ``map(operator.is_, ...)``, not a Python loop: an edit of one message in 10^5
+    costs a few milliseconds, not a tenth of a second.
+    """
     n = min(len(old), len(new))
-    start = 0
-    while start < n and old[start] is new[start]:
-        start += 1
-    end = 0
+    start = _same_run(old, new)
     limit = n - start
+    end = _same_run(islice(reversed(old), limit), islice(reversed(new), limit))
     lo, ln = len(old), len(new)
-    while end < limit and old[lo - 1 - end] is new[ln - 1 - end]:
-        end += 1
     return start, old[start : lo - end], new[start : ln - end]
+
+
+def _same_run(a: Iterable[Any], b: Iterable[Any]) -> int:
+    """How many leading items of ``a`` and ``b`` are the same objects."""
+    same = list(map(is_, a, b))
+    try:
+        return same.index(False)
+    except ValueError:
+        return len(same)
 
 
 class Document:
@@ -284,6 +295,8 @@ def _same_path(a: str, b: str) -> bool:
 
 
 def _checked(items: Sequence[Any], label: str | None = None) -> Sequence[Message]:
+    if set(map(type, items)) <= {Message}:  # the common case, checked without a Python loop
+        return items
     for i, m in enumerate(items):
         if not isinstance(m, Message):
             where = f"edit {label!r} returned" if label else "got"
