@@ -393,12 +393,23 @@ class TreeModel:
                 return None
             if not self.is_expanded(self.rows[ppos]):
                 self.expand(ppos)
-            cpos = self.find((CALL, conv, pm, k, 0, self.rows[ppos][5] + 1), ppos)
+            cpos = self._find_under((CALL, conv, pm, k, 0, self.rows[ppos][5] + 1), ppos)
             if cpos is not None and not self.is_expanded(self.rows[cpos]):
                 self.expand(cpos)
         row = (MSG, conv, msg, 0, 0, self.message_depth(conv, msg))
         # Rows before a message are at least its earlier siblings: start looking there.
         return self._find_head(row, min(msg, len(self.rows)))
+
+    def _find_under(self, row: Row, parent: int) -> int | None:
+        """Index of ``row`` among the rows under the row at ``parent``; None if not there.
+
+        A child is looked for among its parent's rows only: one a filter hides would otherwise
+        cost a scan of every row (a search stepping to a match in a hidden block).
+        """
+        try:
+            return self.rows.index(row, parent + 1, self._extent(parent))
+        except ValueError:
+            return None
 
     def _find_head(self, row: Row, hint: int) -> int | None:
         """``find`` for a conversation or message row, in O(log n) when rows are in order.
@@ -422,17 +433,18 @@ class TreeModel:
             self.expand(mpos)
         depth = self.rows[mpos][5] + 1
         if kind == LINE and self._direct_lines(self.message(conv, msg)):
-            return self.find((LINE, conv, msg, 0, min(line, MAX_LINES - 1), depth), mpos) or mpos
+            shown = min(line, MAX_LINES - 1)
+            return self._find_under((LINE, conv, msg, 0, shown, depth), mpos) or mpos
         if kind in (LINE, MORE):
-            bpos = self.find((BLOCK, conv, msg, idx, 0, depth), mpos)
+            bpos = self._find_under((BLOCK, conv, msg, idx, 0, depth), mpos)
             if bpos is None:
                 return mpos
             if line >= MAX_LINES:
                 return bpos
             if not self.is_expanded(self.rows[bpos]):
                 self.expand(bpos)
-            return self.find((LINE, conv, msg, idx, line, depth + 1), bpos) or bpos
-        found = self.find((kind, conv, msg, idx, 0, depth), mpos)
+            return self._find_under((LINE, conv, msg, idx, line, depth + 1), bpos) or bpos
+        found = self._find_under((kind, conv, msg, idx, 0, depth), mpos)
         return mpos if found is None else found
 
     def messages_changed(self) -> None:

@@ -84,3 +84,38 @@ def test_parent_of_every_row() -> None:
         _check_parents(model)
         _expand_everything(model)
         _check_parents(model)
+
+
+def test_reveal_lands_on_blocks_calls_and_lines_or_on_the_message_when_hidden() -> None:
+    from msgviewer.tui.session import ALL_CATEGORIES, REASONING, block_category
+    from msgviewer.tui.tree_model import BLOCK, CALL, LINE, Filter, block_lines
+
+    from .conftest import DEMO
+
+    for categories in (ALL_CATEGORIES, ALL_CATEGORIES & ~REASONING):
+        model = TreeModel(Session.from_conversations(load(DEMO)))
+        model.set_filter(Filter(categories=categories))
+        messages = model.session.convs[0].messages
+        seen, hidden = 0, 0
+        for m, message in enumerate(messages):
+            # a message of one text block shows its lines directly, with no block row
+            direct = (
+                message.role != "tool"
+                and [b.type for b in message.blocks] == ["text"]
+                and not (message.tool_calls or message.invalid_tool_calls or message.artifacts)
+            )
+            for b, block in enumerate(() if direct else message.blocks):
+                pos = model.reveal(BLOCK, 0, m, b)
+                assert pos is not None
+                if categories & block_category(block, message.role):
+                    assert model.rows[pos][:4] == (BLOCK, 0, m, b)
+                    seen += 1
+                else:  # hidden by the filter: the message's own row
+                    assert model.rows[pos][:3] == (MSG, 0, m)
+                    hidden += 1
+                if len(block_lines(block)) > 1 and categories & block_category(block, message.role):
+                    pos = model.reveal(LINE, 0, m, b, 1)
+                    assert model.rows[pos][:5] == (LINE, 0, m, b, 1)
+            for k in range(len(message.tool_calls)):
+                assert model.rows[model.reveal(CALL, 0, m, k)][:4] == (CALL, 0, m, k)
+        assert seen and (hidden > 0) == (categories != ALL_CATEGORIES)
