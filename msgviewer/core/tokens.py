@@ -134,13 +134,16 @@ def accumulate(
             if calls:
                 chars += _tool_calls_chars(calls)
     elif role == "tool":
-        if message.tool_call_id:
-            chars += len(message.tool_call_id)
+        call_id = message.tool_call_id
+        if call_id:
+            chars += len(call_id)
     elif role == "system" and message.metadata.get("role") == "developer":
         role = "developer"
     chars += len(role)
-    if count_name and message.name:
-        chars += len(message.name)
+    if count_name:
+        name = message.name
+        if name:
+            chars += len(name)
     total += math.ceil(chars / chars_per_token)
     total += extra_tokens_per_message
     return total

@@ -17,6 +17,7 @@ import math
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from itertools import islice
 from typing import Literal
 
 from .blocks import TextBlock, ToolCallBlock, ToolResultBlock
@@ -179,17 +180,16 @@ class _Counter:
         counting messages only up to the first that goes over."""
         running = self.running
         assert running is not None and self.params is not None
-        seq = self.seq
-        n = len(seq)
         per_token, per_message, count_name, per_image = self.params
         total = running[-1]
-        k = len(running) - 1
-        # The hot loop of a trim: the parameters passed one by one (a ``*params`` call
-        # builds a tuple per message).
-        while k < n and math.ceil(total) <= max_tokens:
-            total = accumulate(total, seq[k], per_token, per_message, count_name, per_image)
+        # The hot loop of a trim: a plain ``for`` over the messages not counted yet, the
+        # parameters passed one by one (a ``*params`` call builds a tuple per message).
+        for message in islice(self.seq, len(running) - 1, None):
+            if not math.ceil(total) <= max_tokens:
+                break
+            total = accumulate(total, message, per_token, per_message, count_name, per_image)
             running.append(total)
-            k += 1
+        k = len(running) - 1
         # running[k] is the first total over budget, if any; the search below finds the rest
         within = next((j for j in range(k, -1, -1) if math.ceil(running[j]) <= max_tokens), 0)
         return within
