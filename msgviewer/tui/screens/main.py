@@ -7,6 +7,7 @@ Loading, analysis, search and following run in thread workers; they touch the UI
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from rich.text import Text
@@ -31,6 +32,11 @@ from ..widgets.problems_panel import ProblemsPanel
 from ..widgets.status_line import StatusLine
 from .actions import copy_payload, save_media
 from .editing import EditingScreen
+
+DETAIL_BURST = 0.1
+"""Seconds: a cursor move this soon after the one before is part of a burst (a held key)."""
+DETAIL_SETTLE = 0.05
+"""Seconds: in a burst, the detail pane waits for the cursor to rest this long."""
 
 
 class MainScreen(EditingScreen):
@@ -91,6 +97,8 @@ class MainScreen(EditingScreen):
         self.follower: Follower | None = None
         self._follow_timer: Any = None
         self._pending_row: Row | None = None
+        self._last_move = 0.0
+        self._detail_timer: Any = None
         self._analysis_due = False
         self._progress = ""
 
@@ -262,14 +270,36 @@ class MainScreen(EditingScreen):
 
     # -- tree → detail ------------------------------------------------------------------------
 
+    @property
+    def detail_pending(self) -> bool:
+        """Whether the detail pane has yet to show the row under the cursor."""
+        return self._pending_row is not None
+
     @on(ConversationTree.CursorMoved)
     def _cursor_moved(self, event: ConversationTree.CursorMoved) -> None:
-        # Coalesce: when keys come faster than frames, only the last row is laid out.
+        # Laying out the detail pane costs several times what moving the cursor does. A
+        # single move shows its row's detail once the tree has painted; a move that follows
+        # the last one closely (a held key) leaves the pane until the cursor rests, so the
+        # tree keeps up with the key and the pane shows where it stopped.
+        now = time.monotonic()
+        burst = now - self._last_move < DETAIL_BURST
+        self._last_move = now
         first = self._pending_row is None
         self._pending_row = event.row or ("none",)  # type: ignore[assignment]
-        if first:
+        if burst:
+            if self._detail_timer is None:
+                self._detail_timer = self.set_timer(DETAIL_SETTLE, self._detail_due)
+        elif first:
             self.call_after_refresh(self._show_pending)
         self.update_status()
+
+    def _detail_due(self) -> None:
+        self._detail_timer = None
+        still = time.monotonic() - self._last_move
+        if still < DETAIL_SETTLE:  # moved again since the timer was set: wait on
+            self._detail_timer = self.set_timer(DETAIL_SETTLE - still, self._detail_due)
+            return
+        self._show_pending()
 
     def _show_pending(self) -> None:
         row = self._pending_row
