@@ -16,6 +16,10 @@ from .blocks import AudioBlock, FileBlock, ImageBlock, ReasoningBlock, TextBlock
 from .message import ROLES, Message, ToolCall
 from .usage import Usage
 
+# The role strings of the code: one object for every message's role, not one per message as
+# parsed (less memory, and comparisons that stop at identity).
+_ROLE = {role: role for role in ROLES}
+
 
 class Unusual(Exception):
     """Raised inside the fast path: let the careful decoder handle this message."""
@@ -113,8 +117,8 @@ def message(d: Any) -> Message:
     """A message from a well-formed dict, or ``Unusual``."""
     if type(d) is not dict or not _MESSAGE_KEYS.issuperset(d):
         raise Unusual
-    role = d.get("role")
-    if role not in ROLES:
+    role = _ROLE.get(d.get("role"))  # (TypeError for an unhashable role: the caller's fallback)
+    if role is None:
         raise Unusual
     content = d.get("content", "")
     if type(content) is list:

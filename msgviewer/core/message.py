@@ -12,6 +12,7 @@ from .usage import Usage
 
 Role = Literal["system", "user", "assistant", "tool"]
 ROLES: frozenset[str] = frozenset({"system", "user", "assistant", "tool"})
+_ROLE_OBJECTS = {role: role for role in ROLES}
 
 ROLE_ALIASES: dict[str, str] = {
     "human": "user",
@@ -91,10 +92,14 @@ class Message:
     def __post_init__(self) -> None:
         # The common case (canonical role, str/tuple content) costs three checks.
         try:
-            canonical = self.role in ROLES
+            role = _ROLE_OBJECTS.get(self.role)
         except TypeError:  # an unhashable role: normalize_role says what is wrong
-            canonical = False
-        if not canonical:
+            role = None
+        if role is not self.role and role is not None:
+            # the code's own string: one object for every message's role, not one each as
+            # parsed from a file (less memory, and comparisons that stop at identity)
+            set_field(self, "role", role)
+        elif role is None:
             original = self.role
             role = normalize_role(original)
             set_field(self, "role", role)

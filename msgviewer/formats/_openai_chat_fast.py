@@ -23,7 +23,8 @@ _message = builder(Message)  # roles and content below are already canonical
 _call = builder(ToolCall)
 _loads = orjson.loads
 _JSONDecodeError = orjson.JSONDecodeError
-_PLAIN_ROLES = frozenset({"user", "system", "assistant"})
+# role -> the code's own string for it: one object for every message's role, not one each
+_PLAIN_ROLES = {role: role for role in ("user", "system", "assistant")}
 
 
 def read_plain(d: Any, unanswered: dict[str, str | None]) -> Message | None:
@@ -48,6 +49,7 @@ def read_plain(d: Any, unanswered: dict[str, str | None]) -> Message | None:
     if n == 2:
         if type(content) is not str:
             return None
+        role = _PLAIN_ROLES[role]
         return _message(role, content, None, None, None, False, (), (), None, {}, (), {})
     if n != 3 or role != "assistant" or "content" not in d:
         return None
@@ -127,6 +129,7 @@ def read_all(
             elif n == 2 and (role == "user" or role == "assistant" or role == "system"):
                 content = d.get("content")
                 if type(content) is str:
+                    role = _PLAIN_ROLES[role]
                     append(
                         _message(role, content, None, None, None, False, (), (), None, {}, (), {})
                     )

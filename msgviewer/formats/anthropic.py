@@ -125,6 +125,7 @@ def read_message(m: Any, reader: AnthropicReader, path: str) -> Message:
         raise reader.error(f"role must be 'user' or 'assistant', not {role!r}", f"{path}.role")
     if "content" not in m:
         raise reader.error('a message needs "content"', path)
+    role = "assistant" if role == "assistant" else "user"  # the code's strings: one object each
     content, calls = reader.content(m["content"], f"{path}.content", calls_out=role == "assistant")
     rest = {k: v for k, v in m.items() if k not in ("role", "content")} if len(m) > 2 else {}
     return _message(role, content, None, None, None, False, calls, (), None, {}, (), rest)

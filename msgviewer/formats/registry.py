@@ -90,9 +90,7 @@ def get_format(name: str) -> Format:
     try:
         return _format(name)
     except KeyError:
-        raise FormatError(
-            f"unknown format {name!r} (known: {', '.join(sorted(_NAMES))})"
-        ) from None
+        raise FormatError(f"unknown format {name!r} (known: {', '.join(sorted(_NAMES))})") from None
 
 
 def all_formats() -> list[Format]:

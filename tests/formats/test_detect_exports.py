@@ -33,3 +33,14 @@ def test_exports_are_detected(sample, target: str) -> None:
             assert [c.messages for c in as_detected] == [c.messages for c in as_target], (
                 f"{sample.name} written as {target} is detected as {detected} and reads differently"
             )
+
+
+@pytest.mark.parametrize("sample", sorted(SAMPLES.iterdir()), ids=lambda p: p.name)
+def test_every_read_role_is_the_one_string_for_it(sample) -> None:
+    # a 10^5-message file keeps four role strings, not one per message
+    one = {role: role for role in mv.ROLES}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        conversations = mv.load(sample)
+    roles = [m.role for conv in conversations for m in conv.messages]
+    assert roles and all(role is one[role] for role in roles)
