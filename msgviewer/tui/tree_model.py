@@ -102,6 +102,7 @@ class TreeModel:
         self._collapsed: set[Node] = set()
         self._masks: list[list[int]] | None = None
         self._parents: dict[int, tuple[Any, dict[int, tuple[int, int]]]] = {}
+        self._plain: dict[tuple[int, int], list[Row]] = {}
         self.rebuild()
 
     # -- structure --------------------------------------------------------------------------
@@ -266,6 +267,23 @@ class TreeModel:
             out.extend((ARTIFACT, c, m, k, 0, d) for k in range(len(message.artifacts)))
         return out
 
+    def _plain_rows(self, conv: int, start: int, stop: int, depth: int) -> list[Row]:
+        """The rows of messages ``start:stop`` of ``conv`` at ``depth``, none of them open.
+
+        Sliced from one list of such rows kept per conversation and depth: a slice copies
+        references, so an edit that renumbers the 100,000 rows after it makes no new tuples.
+        """
+        made = self._plain.setdefault((conv, depth), [])
+        if len(made) < stop:
+            was_enabled = gc.isenabled()
+            gc.disable()  # plain tuples, no cycles: collections on the way would only walk them
+            try:
+                made.extend([(MSG, conv, m, 0, 0, depth) for m in range(len(made), stop)])
+            finally:
+                if was_enabled:
+                    gc.enable()
+        return made[start:stop]
+
     def _line_rows(self, c: int, m: int, b: int, lines: tuple[str, ...], d: int) -> list[Row]:
         shown = min(len(lines), MAX_LINES)
         out: list[Row] = [(LINE, c, m, b, n, d) for n in range(shown)]
@@ -285,7 +303,7 @@ class TreeModel:
                     continue
             depth = 1 if multi else 0
             if not self.filter.active and not self._expanded and isinstance(conv.top, range):
-                rows.extend([(MSG, c, m, 0, 0, depth) for m in conv.top])  # the fast common case
+                rows.extend(self._plain_rows(c, 0, len(conv.top), depth))  # the common case
             else:
                 rows.extend(self._message_rows(c, conv.top, depth))
         self.rows = rows
@@ -503,13 +521,36 @@ class TreeModel:
         new_rows = self._message_rows(conv, range(start, start + new_count), depth) if shown else []
         later = rows[hi:stop]
         if delta:
-            # Nothing here forms cycles: without the pause, making the renumbered rows sets
-            # off collections that walk every message of the file.
-            was_enabled = gc.isenabled()
-            gc.disable()
-            try:
-                later = [(r[0], r[1], r[2] + delta, r[3], r[4], r[5]) for r in later]
-            finally:
-                if was_enabled:
-                    gc.enable()
+            later = self._renumbered(conv, later, end, delta, depth)
         self.rows = rows[:lo] + new_rows + later + rows[stop:]
+
+    def _renumbered(
+        self, conv: int, later: list[Row], end: int, delta: int, depth: int
+    ) -> list[Row]:
+        """``later`` (the rows of messages ``end`` on) with ``delta`` added to each message
+        number: runs of closed messages come from ``_plain_rows``, the rows of an open one
+        are made again."""
+        if not later:
+            return later
+        # Open messages after the change, in their new numbering (``_expanded`` moved already).
+        open_ = sorted(
+            m - delta
+            for kind, c, m, _ in self._expanded
+            if kind == MSG and c == conv and m - delta >= end
+        )
+        out: list[Row] = []
+        pos = 0
+        key = _conv_msg
+        for m in [*open_, None]:
+            # The closed messages up to the open one (or the end): one row each.
+            stop = len(later) if m is None else bisect.bisect_left(later, (conv, m), key=key)
+            if stop > pos and later[stop - 1][2] - later[pos][2] == stop - pos - 1:
+                first = later[pos][2] + delta
+                out += self._plain_rows(conv, first, first + stop - pos, depth)
+            elif stop > pos:  # a filter hides some: not a run of consecutive messages
+                out += [(r[0], r[1], r[2] + delta, r[3], r[4], r[5]) for r in later[pos:stop]]
+            if m is None:
+                break
+            pos = bisect.bisect_left(later, (conv, m + 1), lo=stop, key=key)
+            out += [(r[0], r[1], r[2] + delta, r[3], r[4], r[5]) for r in later[stop:pos]]
+        return out
