@@ -105,6 +105,8 @@ class Session:
     analysed: bool = False
     graveyard: list[Any] = field(default_factory=list)
     """Analyses replaced by an edit, kept until a worker drops them."""
+    freeze_count: int | None = None
+    """``gc.get_freeze_count()`` as ``analysis`` last saw it (None: not counted since)."""
 
     @classmethod
     def from_conversations(
@@ -175,6 +177,9 @@ class Session:
             problems = list(lint(msgs)) if lint else []
             totals = usage_totals(msgs) if usage_totals else None
             out.append((c, Analysis(msgs, links, problems, totals)))
+        # Counted here: the count walks every frozen object (tens of ms at 100k messages), and
+        # only the UI thread's ``store`` freezes more.
+        self.freeze_count = gc.get_freeze_count()
         return out
 
     def store_links(self, c: int, messages: tuple[Message, ...], links: Any) -> bool:
@@ -195,7 +200,8 @@ class Session:
                     result.totals,
                 )
         self.analysed = all(conv.links is not None for conv in self.convs)
-        keep_out_of_collections()
+        keep_out_of_collections(self.freeze_count)
+        self.freeze_count = None
 
     def __repr__(self) -> str:
         return f"Session({self.path!r}, {len(self.convs)} conversations)"
@@ -232,13 +238,17 @@ class Analysis:
 def _with_refs(links: Any) -> Any:
     """``links`` with its call and result references made (here, off the UI thread).
 
-    ``ToolLinks`` makes them on first use, which is the first tree row drawn with a call:
+    ``ToolLinks`` makes them (and its index by message) on first use, which is the first tree
+    row drawn with a call:
     made then, on the UI thread, they would also miss ``keep_out_of_collections``.
     """
     was_enabled = gc.isenabled()
     gc.disable()  # 100,000 refs, no cycles: collections on the way would only walk them
     try:
         _ = links.calls, links.results
+        # The message index of calls and results too: made on first use, that is on the UI
+        # thread after every edit (twice a pass over the history at 100k messages).
+        _ = links.calls_in(0), links.results_in(0)
     finally:
         if was_enabled:
             gc.enable()
@@ -249,7 +259,7 @@ _frozen_after_cleanup: int | None = None
 """How many objects were frozen after the last whole collection (or the first freeze)."""
 
 
-def keep_out_of_collections() -> None:
+def keep_out_of_collections(freeze_count: int | None = None) -> None:
     """Move what exists now (analyses just stored) out of the collector's reach.
 
     The analyses of a 100,000-message history are some 140,000 objects (call and result
@@ -266,11 +276,16 @@ def keep_out_of_collections() -> None:
     frozen has grown by a quarter since the last time, everything is collected once (about
     0.3 s at 100k messages) and frozen again. That is the collector's own rule for its oldest
     generation, and it keeps such garbage under a quarter of what lives.
+
+    ``freeze_count``: ``gc.get_freeze_count()`` counted off the UI thread (it walks every
+    frozen object); counted here when not given.
     """
     global _frozen_after_cleanup
     gc.collect(1)  # young garbage is not frozen
     baseline = _frozen_after_cleanup
-    cleanup = baseline is not None and gc.get_freeze_count() > baseline * 5 // 4
+    if baseline is not None and freeze_count is None:
+        freeze_count = gc.get_freeze_count()
+    cleanup = baseline is not None and freeze_count is not None and freeze_count > baseline * 5 // 4
     if cleanup:
         gc.unfreeze()
         gc.collect()
