@@ -26,6 +26,11 @@ async def settle(pilot: Pilot) -> None:
     await pilot.pause()
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
+    # keys pressed in quick succession leave the detail pane to the cursor's rest (a timer)
+    for _ in range(200):
+        if not getattr(pilot.app.screen, "detail_pending", False):
+            break
+        await pilot.pause(0.01)
 
 
 @pytest.fixture
