@@ -60,30 +60,43 @@ def read_plain(d: Any, unanswered: dict[str, str | None]) -> Message | None:
     raw_calls = d.get("tool_calls")
     if type(raw_calls) is not list:
         return None
-    calls = []
-    for tc in raw_calls:
-        if type(tc) is not dict or len(tc) != 3 or tc.get("type") != "function":
-            return None
-        fn = tc.get("function")
-        call_id = tc.get("id")
-        if type(fn) is not dict or len(fn) != 2 or type(call_id) is not str:
-            return None
-        name = fn.get("name")
-        raw = fn.get("arguments")
-        if type(name) is not str or type(raw) is not str or not raw:
-            return None
-        try:
-            args = _loads(raw)
-        except _JSONDecodeError:
-            return None
-        if type(args) is not dict:
-            return None
-        calls.append(_call(call_id, name, args, {}))
+    calls = _calls(raw_calls)
+    if calls is None:
+        return None
     for call in calls:  # only once every call is read: a fallback must start from scratch
         unanswered[call.id] = call.name  # type: ignore[index]
-    return _message(
-        "assistant", content, None, None, None, False, tuple(calls), (), None, {}, (), {}
-    )
+    return _message("assistant", content, None, None, None, False, calls, (), None, {}, (), {})
+
+
+def _calls(raw_calls: list[Any]) -> tuple[ToolCall, ...] | None:
+    """Well-formed function calls whose arguments are a JSON object; None for anything else.
+
+    Read by subscript, not ``get``: a missing key or a value of another type raises, and the
+    careful reader takes the message.
+    """
+    calls = []
+    try:
+        for tc in raw_calls:
+            fn = tc["function"]
+            call_id = tc["id"]
+            name = fn["name"]
+            raw = fn["arguments"]
+            if (
+                len(tc) != 3
+                or tc["type"] != "function"
+                or len(fn) != 2
+                or type(call_id) is not str
+                or type(name) is not str
+                or type(raw) is not str
+            ):
+                return None
+            args = _loads(raw)
+            if type(args) is not dict:
+                return None
+            calls.append(_call(call_id, name, args, {}))
+    except (KeyError, TypeError, IndexError, _JSONDecodeError):
+        return None
+    return tuple(calls)
 
 
 def read_all(
@@ -118,6 +131,34 @@ def read_all(
                                 call_id,
                                 False,
                                 (),
+                                (),
+                                None,
+                                {},
+                                (),
+                                {},
+                            )
+                        )
+                        continue
+            elif n == 3 and role == "assistant" and "content" in d:
+                # an assistant's calls (a third of a big agent run)
+                content = d["content"]
+                raw_calls = d.get("tool_calls")
+                if type(raw_calls) is list and (content is None or type(content) is str):
+                    calls = _calls(raw_calls)
+                    if calls is not None:
+                        for call in calls:
+                            unanswered[call.id] = call.name  # type: ignore[index]
+                        if content is None:
+                            content = ""
+                        append(
+                            _message(
+                                "assistant",
+                                content,
+                                None,
+                                None,
+                                None,
+                                False,
+                                calls,
                                 (),
                                 None,
                                 {},
