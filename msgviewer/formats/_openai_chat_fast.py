@@ -1,24 +1,25 @@
 """The quick way through the common Chat Completions messages of a big file.
 
-``read_plain`` builds a message straight from the shapes that make up nearly every large
+``read_all`` builds messages straight from the shapes that make up nearly every large
 history: a user, system or assistant message that is just ``role`` and string ``content``; a
 ``tool`` message of ``role``, ``tool_call_id`` and string ``content``; an assistant message
 of ``role``, ``content`` (string or null) and well-formed function ``tool_calls`` whose
 arguments are a JSON object. It returns None for anything else, or for anything unusual in
 those shapes, and the careful reader in ``openai_chat`` takes the message; the two give equal
-messages for the shapes handled here.
+messages for the shapes handled here. ``read_plain`` is the same on one message.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
 from ..core._frozen import builder
 from ..core.message import Message, ToolCall
 
+T = TypeVar("T")
 _message = builder(Message)  # roles and content below are already canonical
 _call = builder(ToolCall)
 _loads = orjson.loads
@@ -33,39 +34,8 @@ def read_plain(d: Any, unanswered: dict[str, str | None]) -> Message | None:
     ``unanswered`` is the reader's call id -> name of calls still waiting for a result: an
     assistant's calls join it, a tool message's result leaves it (as in the careful reader).
     """
-    if type(d) is not dict:
-        return None
-    role = d.get("role")
-    content = d.get("content")
-    n = len(d)
-    if role == "tool":
-        call_id = d.get("tool_call_id")
-        if n != 3 or type(content) is not str or type(call_id) is not str:
-            return None
-        unanswered.pop(call_id, None)
-        return _message("tool", content, None, None, call_id, False, (), (), None, {}, (), {})
-    if type(role) is not str or role not in _PLAIN_ROLES:
-        return None
-    if n == 2:
-        if type(content) is not str:
-            return None
-        role = _PLAIN_ROLES[role]
-        return _message(role, content, None, None, None, False, (), (), None, {}, (), {})
-    if n != 3 or role != "assistant" or "content" not in d:
-        return None
-    if content is None:
-        content = ""
-    elif type(content) is not str:
-        return None
-    raw_calls = d.get("tool_calls")
-    if type(raw_calls) is not list:
-        return None
-    calls = _calls(raw_calls)
-    if calls is None:
-        return None
-    for call in calls:  # only once every call is read: a fallback must start from scratch
-        unanswered[call.id] = call.name  # type: ignore[index]
-    return _message("assistant", content, None, None, None, False, calls, (), None, {}, (), {})
+    [message] = read_all([d], unanswered, lambda i, d: None)
+    return message
 
 
 def _calls(raw_calls: list[Any]) -> tuple[ToolCall, ...] | None:
@@ -102,14 +72,13 @@ def _calls(raw_calls: list[Any]) -> tuple[ToolCall, ...] | None:
 def read_all(
     items: list[Any],
     unanswered: dict[str, str | None],
-    careful: Callable[[int, Any], Message],
-) -> list[Message]:
+    careful: Callable[[int, Any], T],
+) -> list[Message | T]:
     """Every message of ``items``: the common shapes the quick way, the rest ``careful(i, d)``.
 
-    Tool results and plain text messages, most of a big file, are read right in the loop (a
-    function call each is a good part of their cost); ``read_plain`` takes the others.
+    The shapes are read right in the loop: a function call each is a good part of their cost.
     """
-    out: list[Message] = []
+    out: list[Message | T] = []
     append = out.append
     answered = unanswered.pop
     for i, d in enumerate(items):
@@ -175,6 +144,5 @@ def read_all(
                         _message(role, content, None, None, None, False, (), (), None, {}, (), {})
                     )
                     continue
-        m = read_plain(d, unanswered)
-        append(careful(i, d) if m is None else m)
+        append(careful(i, d))
     return out
