@@ -95,19 +95,15 @@ def _json_error(exc: orjson.JSONDecodeError, data: bytes | str, file: str | None
 
 
 def iter_jsonl(
-    data: Buffer,
-    file: str | None = None,
-    *,
-    partial_tail: bool = False,
-    start: int = 0,
-    line: int = 1,
+    data: Buffer, file: str | None = None, *, partial_tail: bool = False
 ) -> Iterator[tuple[int, Any]]:
-    """(line number, value) for each non-blank line, from byte ``start`` (line ``line``) on.
+    """(line number, value) for each non-blank line.
 
     A last line without its newline that does not parse is a record still being written: with
     ``partial_tail`` it is skipped (the caller waits for the rest), otherwise it is an error.
     """
-    line -= 1
+    start = 0
+    line = 0
     size = len(data)
     view = memoryview(data)  # lines are parsed in place, not copied out first
     find = data.find
@@ -194,37 +190,15 @@ def _is_value(line: bytes) -> bool:
 
 
 def _read_lines(data: Buffer, file: str | None) -> tuple[list[Any], list[int]]:
-    """Every record of a JSONL file and its line number (``iter_jsonl``, as one tight loop:
-    the floor of a 10^5-line log is only a few microseconds a line)."""
+    """Every record of a JSONL file and its line number, repeated strings shared."""
     records: list[Any] = []
     lines: list[int] = []
-    add_record = records.append
-    add_line = lines.append
-    loads = orjson.loads
-    view = memoryview(data)
-    find = data.find
-    size = len(data)
-    start = 0
-    line = 0
-    previous: dict[str, str] = {}
-    while start < size:
-        line += 1
-        end = find(b"\n", start)
-        if end == -1:
-            end = size
-        try:
-            record = loads(view[start:end])
-        except orjson.JSONDecodeError:
-            # the careful reader says what is wrong (or skips a blank line)
-            for n, record in iter_jsonl(data, file, start=start, line=line):
-                add_line(n)
-                add_record(record)
-            return records, lines
+    previous: dict[str, Any] = {}
+    for line, record in iter_jsonl(data, file):
         if type(record) is dict:
             previous = _share_repeats(record, previous)
-        add_record(record)
-        add_line(line)
-        start = end + 1
+        records.append(record)
+        lines.append(line)
     return records, lines
 
 
