@@ -13,12 +13,9 @@ from typing import Any
 
 from ._frozen import builder
 from .blocks import AudioBlock, FileBlock, ImageBlock, ReasoningBlock, TextBlock, VideoBlock
-from .message import ROLES, Message, ToolCall
+from .message import _ROLE_OBJECTS as _ROLE
+from .message import Message, ToolCall
 from .usage import Usage
-
-# The role strings of the code: one object for every message's role, not one per message as
-# parsed (less memory, and comparisons that stop at identity).
-_ROLE = {role: role for role in ROLES}
 
 
 class Unusual(Exception):

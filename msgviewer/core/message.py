@@ -12,6 +12,8 @@ from .usage import Usage
 
 Role = Literal["system", "user", "assistant", "tool"]
 ROLES: frozenset[str] = frozenset({"system", "user", "assistant", "tool"})
+# role -> the code's own string for it: readers give every message that one object, not the
+# copy parsed from the file (less memory, and comparisons that stop at identity)
 _ROLE_OBJECTS = {role: role for role in ROLES}
 
 ROLE_ALIASES: dict[str, str] = {
@@ -32,10 +34,10 @@ def normalize_role(role: str) -> str:
     """The canonical role for ``role`` or one of its aliases (case-insensitive)."""
     if isinstance(role, str):
         if role in ROLES:
-            return role
+            return _ROLE_OBJECTS[role]
         lowered = role.lower()
         if lowered in ROLES:
-            return lowered
+            return _ROLE_OBJECTS[lowered]
         if lowered in ROLE_ALIASES:
             return ROLE_ALIASES[lowered]
     raise InvalidMessageError(
@@ -96,9 +98,7 @@ class Message:
         except TypeError:  # an unhashable role: normalize_role says what is wrong
             role = None
         if role is not self.role and role is not None:
-            # the code's own string: one object for every message's role, not one each as
-            # parsed from a file (less memory, and comparisons that stop at identity)
-            set_field(self, "role", role)
+            set_field(self, "role", role)  # the one object for this role (``_ROLE_OBJECTS``)
         elif role is None:
             original = self.role
             role = normalize_role(original)
