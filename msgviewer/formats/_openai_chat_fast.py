@@ -6,7 +6,8 @@ history: a user, system or assistant message that is just ``role`` and string ``
 of ``role``, ``content`` (string or null) and well-formed function ``tool_calls`` whose
 arguments are a JSON object. It returns None for anything else, or for anything unusual in
 those shapes, and the careful reader in ``openai_chat`` takes the message; the two give equal
-messages for the shapes handled here. ``read_plain`` is the same on one message.
+messages for the shapes handled here. ``read_plain`` is the same on one message. The builders
+below are shared with the typed decoding of ``_openai_chat_typed``.
 """
 
 from __future__ import annotations
@@ -26,6 +27,32 @@ _loads = orjson.loads
 _JSONDecodeError = orjson.JSONDecodeError
 # role -> the code's own string for it: one object for every message's role, not one each
 _PLAIN_ROLES = {role: role for role in ("user", "system", "assistant")}
+
+
+def tool_result(content: str, call_id: str) -> Message:
+    return _message("tool", content, None, None, call_id, False, (), (), None, {}, (), {})
+
+
+def plain(role: str, content: str) -> Message:
+    """A user, system or assistant message of just text (``role`` one of those three)."""
+    return _message(_PLAIN_ROLES[role], content, None, None, None, False, (), (), None, {}, (), {})
+
+
+def assistant_with_calls(content: str | None, calls: tuple[ToolCall, ...]) -> Message:
+    return _message(
+        "assistant", content or "", None, None, None, False, calls, (), None, {}, (), {}
+    )
+
+
+def tool_call(call_id: str, name: str, arguments: str) -> ToolCall | None:
+    """A call whose arguments are a JSON object; None for any other arguments."""
+    try:
+        args = _loads(arguments)
+    except _JSONDecodeError:
+        return None
+    if type(args) is not dict:
+        return None
+    return _call(call_id, name, args, {})
 
 
 def read_plain(d: Any, unanswered: dict[str, str | None]) -> Message | None:
@@ -58,13 +85,11 @@ def _calls(raw_calls: list[Any]) -> tuple[ToolCall, ...] | None:
                 or type(call_id) is not str
                 or type(name) is not str
                 or type(raw) is not str
+                or (call := tool_call(call_id, name, raw)) is None
             ):
                 return None
-            args = _loads(raw)
-            if type(args) is not dict:
-                return None
-            calls.append(_call(call_id, name, args, {}))
-    except (KeyError, TypeError, IndexError, _JSONDecodeError):
+            calls.append(call)
+    except (KeyError, TypeError, IndexError):
         return None
     return tuple(calls)
 
@@ -76,7 +101,8 @@ def read_all(
 ) -> list[Message | T]:
     """Every message of ``items``: the common shapes the quick way, the rest ``careful(i, d)``.
 
-    The shapes are read right in the loop: a function call each is a good part of their cost.
+    The shapes are checked right in the loop, a function call each being a good part of
+    their cost; the builders above make the messages.
     """
     out: list[Message | T] = []
     append = out.append
@@ -91,22 +117,7 @@ def read_all(
                     call_id = d.get("tool_call_id")
                     if type(content) is str and type(call_id) is str:
                         answered(call_id, None)
-                        append(
-                            _message(
-                                "tool",
-                                content,
-                                None,
-                                None,
-                                call_id,
-                                False,
-                                (),
-                                (),
-                                None,
-                                {},
-                                (),
-                                {},
-                            )
-                        )
+                        append(tool_result(content, call_id))
                         continue
             elif n == 3 and role == "assistant" and "content" in d:
                 # an assistant's calls (a third of a big agent run)
@@ -117,32 +128,12 @@ def read_all(
                     if calls is not None:
                         for call in calls:
                             unanswered[call.id] = call.name  # type: ignore[index]
-                        if content is None:
-                            content = ""
-                        append(
-                            _message(
-                                "assistant",
-                                content,
-                                None,
-                                None,
-                                None,
-                                False,
-                                calls,
-                                (),
-                                None,
-                                {},
-                                (),
-                                {},
-                            )
-                        )
+                        append(assistant_with_calls(content, calls))
                         continue
             elif n == 2 and (role == "user" or role == "assistant" or role == "system"):
                 content = d.get("content")
                 if type(content) is str:
-                    role = _PLAIN_ROLES[role]
-                    append(
-                        _message(role, content, None, None, None, False, (), (), None, {}, (), {})
-                    )
+                    append(plain(role, content))
                     continue
         append(careful(i, d))
     return out

@@ -10,6 +10,7 @@ come back on writing: reasoning text and refusals in their own fields, an assist
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 from ..core.blocks import (
@@ -126,18 +127,19 @@ def sniff(value: Any) -> bool:
 class _Links:
     """Ids for calls and results that have none (legacy functions, some HF templates)."""
 
-    def __init__(self, items: Any = ()) -> None:
+    def __init__(self, ids_in: Callable[[], set[Any]] = set) -> None:
         self.unanswered: dict[str, str | None] = {}
         """Call id -> name of the calls still waiting for a result, oldest first."""
         self.count = 0
-        self.items = items
+        self.ids_in = ids_in
+        """Every id the messages use: asked only if an id has to be made up."""
         self.taken: set[Any] | None = None
 
     def new_id(self) -> str:
         """An id no call or result of the messages has (a made-up one must not answer for a
         real one, nor a real result link to a made-up call)."""
         if self.taken is None:
-            self.taken = _ids_in(self.items)
+            self.taken = self.ids_in()
         self.count += 1
         while f"call_{self.count}" in self.taken:
             self.count += 1
@@ -190,7 +192,7 @@ def read(value: Any, ctx: Context) -> list[Conversation]:
 def read_messages(items: Any, ctx: Context, path: str) -> tuple[Message, ...]:
     """Chat message dicts -> messages."""
     expect(ctx, items, list, "messages", path)
-    links = _Links(items)
+    links = _Links(lambda: _ids_in(items))
     # The common shapes without the checks' overhead; the careful reader takes the rest.
     return tuple(
         read_all(items, links.unanswered, lambda i, d: _read_message(d, ctx, f"{path}[{i}]", links))
@@ -208,7 +210,7 @@ def _read_completion(value: dict[str, Any], ctx: Context) -> Conversation:
         for k in ("id", "model", "created", "system_fingerprint", "service_tier")
         if k in value
     }
-    links = _Links([c.get("message") for c in choices if isinstance(c, dict)])
+    links = _Links(lambda: _ids_in([c.get("message") for c in choices if isinstance(c, dict)]))
     messages = []
     for i, choice in enumerate(choices):
         path = f"$.choices[{i}]"

@@ -1,0 +1,163 @@
+"""Chat files of the common shapes are decoded straight into typed records: what comes out is
+what the usual way (``orjson``, detection, the readers) gives, and anything else goes that way."""
+
+from __future__ import annotations
+
+import copy
+import json
+import warnings
+from pathlib import Path
+from typing import Any
+
+import orjson
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+from bench.generate import generate
+from msgviewer import Conversation, dumps, load, loads
+from msgviewer.core.errors import MsgviewerError
+from msgviewer.formats import _openai_chat_typed as typed
+from msgviewer.formats import openai_chat
+from msgviewer.formats.base import Context
+
+from .test_openai_chat_fast import _message
+
+_parts = st.sampled_from(
+    [
+        {"type": "text", "text": "hi"},
+        {"type": "text", "text": 3},
+        {"type": "image_url", "image_url": {"url": "https://x/y.png", "detail": "low"}},
+        {"image_url": {"url": "data:image/png;base64,AAAA"}, "type": "image_url"},
+        {"type": "input_audio", "input_audio": {"data": "AAAA", "format": "wav"}},
+        {"type": "file", "file": {"file_id": "f1", "filename": "a.pdf"}},
+        {"type": "refusal", "refusal": "no"},
+        {"type": "tool_use", "id": "t1", "name": "run", "input": {}},  # Anthropic's
+        {"type": "text", "text": "hi", "cache_control": {"type": "ephemeral"}},
+        {"type": "mystery", "x": 1},
+    ]
+)
+_with_parts = st.builds(
+    lambda d, parts: {**d, "content": parts} if parts else d,
+    _message,
+    st.one_of(st.none(), st.lists(_parts, min_size=1, max_size=3)),
+)
+_request = st.fixed_dictionaries(
+    {},
+    optional={
+        "model": st.sampled_from(["gpt-5", "claude-sonnet-4", 7]),
+        "temperature": st.sampled_from([0, 0.5, 1e300, -0.0]),
+        "seed": st.just(123456789012345678901234567890),
+        "max_tokens": st.just(100),
+        "tools": st.just([{"type": "function", "function": {"name": "run", "parameters": {}}}]),
+        "system": st.just("be brief"),  # not a Chat field: another format's
+        "weight": st.just(1),
+    },
+)
+_document = st.one_of(
+    st.lists(_with_parts, max_size=6),
+    st.builds(
+        lambda req, items: {**req, "messages": items}, _request, st.lists(_with_parts, max_size=6)
+    ),
+)
+
+
+def _outcome(read: Any) -> Any:
+    """What a read gives: its conversations, or the error it says; and its warnings."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result: Any = read()
+        except MsgviewerError as exc:
+            result = ("error", str(exc))
+    return result, sorted(str(w.message) for w in caught)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_document)
+def test_bytes_read_as_the_usual_way_reads_them(doc: Any) -> None:
+    data = json.dumps(doc).encode()  # orjson writes no integer past 64 bits
+    assert _outcome(lambda: loads(data)) == _outcome(lambda: loads(orjson.loads(data)))
+    assert _outcome(lambda: loads(data, format="openai-chat")) == _outcome(
+        lambda: loads(orjson.loads(data), format="openai-chat")
+    )
+    decoded = typed.decode(data)
+    event("decoded typed" if decoded is not None else "went the usual way")
+    if decoded is not None:  # the typed reader itself, against the usual reader
+        assert _outcome(lambda: typed.read(decoded, Context())) == _outcome(
+            lambda: openai_chat.read(copy.deepcopy(orjson.loads(data)), Context())
+        )
+
+
+def _history(n: int) -> bytes:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return dumps(Conversation(tuple(generate(n, 3))), format="openai-chat")
+
+
+def test_an_agent_run_takes_the_typed_way(tmp_path: Path) -> None:
+    data = _history(3_000)  # over 1 MiB: read from a memory map
+    assert len(data) > 1 << 20
+    assert typed.decode(data) is not None
+    path = tmp_path / "run.json"
+    path.write_bytes(data)
+    [conv] = load(path)
+    assert [conv] == loads(orjson.loads(data))
+    assert conv.format == "openai-chat"
+    assert conv.metadata == {"model": "gpt-5"}
+    assert sum(len(m.tool_calls) for m in conv.messages) > 1_000
+    assert any(not isinstance(m.content, str) for m in conv.messages)  # images: careful reader
+
+
+def test_a_key_of_no_common_shape_goes_the_usual_way() -> None:
+    doc = {
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": "ok", "weight": 0},
+        ]
+    }
+    data = orjson.dumps(doc)
+    assert typed.decode(data) is None
+    [conv] = loads(data)
+    assert conv.messages[1].metadata == {"weight": 0}
+
+
+def test_another_formats_blocks_are_refused_at_once() -> None:
+    items = [
+        {"role": "user", "content": "hi"},
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "t", "name": "run", "input": {}}],
+        },
+    ]
+    assert typed.decode(orjson.dumps(items)) is None
+    assert loads(orjson.dumps(items))[0].format == "anthropic"
+
+
+def test_detection_sees_what_it_would_have_seen() -> None:
+    # every key and shape of this body fits the typed records, but a claude model with
+    # max_tokens marks it as Anthropic's
+    body = {
+        "model": "claude-sonnet-4",
+        "max_tokens": 100,
+        "messages": [{"role": "user", "content": "hi"}],
+    }
+    data = orjson.dumps(body)
+    assert typed.decode(data) is not None
+    assert loads(data)[0].format == "anthropic"
+    assert loads(data, format="openai-chat")[0].format == "openai-chat"
+
+
+def test_numbers_read_as_orjson_reads_them() -> None:
+    data = (
+        b'{"seed": 123456789012345678901234567890, "messages": [{"role": "user", "content": "x"}]}'
+    )
+    [conv] = loads(data)
+    assert conv.metadata == {"seed": 1.2345678901234568e29}
+
+
+def test_bad_json_is_reported_by_the_usual_way() -> None:
+    data = b'[{"role": "user", "content": "x"},\n {"role": "user", "content": "\\ud800"}]'
+    assert typed.decode(data) is None
+    (what, message), _ = _outcome(lambda: loads(data))
+    assert what == "error"
+    assert "line 2" in message and "surrogate" in message  # orjson's words, and where
