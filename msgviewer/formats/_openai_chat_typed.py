@@ -122,8 +122,8 @@ def decode(data: Any) -> Document | None:
     valid JSON: the usual way then says what is wrong, and where)."""
     try:
         doc = _decoder.decode(data)
-    except ValueError:  # msgspec's DecodeError and ValidationError, UnicodeDecodeError
-        return None
+    except (ValueError, RecursionError):  # DecodeError, ValidationError, UnicodeDecodeError;
+        return None  # nesting past msgspec's depth, which the usual way reports
     messages = doc if type(doc) is list else doc.messages
     return doc if messages else None
 

@@ -161,3 +161,12 @@ def test_bad_json_is_reported_by_the_usual_way() -> None:
     (what, message), _ = _outcome(lambda: loads(data))
     assert what == "error"
     assert "line 2" in message and "surrogate" in message  # orjson's words, and where
+
+
+def test_deep_nesting_is_reported_by_the_usual_way() -> None:
+    deep = b"[" * 1000 + b"]" * 1000
+    data = b'[{"role": "user", "content": [{"type": "text", "text": ' + deep + b"}]}]"
+    assert typed.decode(data) is None  # past msgspec's depth; orjson reads 1,024 levels
+    outcome = _outcome(lambda: loads(data))
+    assert outcome == _outcome(lambda: loads(orjson.loads(data)))
+    assert outcome[0] == ("error", "$[0].content[0].text: text must be a string, not an array")
