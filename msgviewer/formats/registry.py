@@ -271,7 +271,9 @@ def _read_typed(data: Any, format: str | None, file: str | None) -> list[Convers
     if format not in (None, "openai-chat") or not isinstance(data, _TEXT_TYPES):
         return None
     head = data[:64]
-    if format is None and _NATIVE_START.match(head.encode() if type(head) is str else head):
+    if type(head) is str:
+        head = head.encode(errors="replace")
+    if format is None and _NATIVE_START.match(head):
         return None  # a msgviewer file: not worth importing the decoder to be refused
     from . import _openai_chat_typed as typed
 
