@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.text import Text
-from textual.widgets import Input, Markdown, Static, TextArea
+from textual.widgets import Input, TextArea
 
 from msgviewer import count_tokens_approximately, dumps, load, loads
 from msgviewer.core.links import ToolLinks, link_tools
@@ -30,7 +30,7 @@ from msgviewer.tui.screens.value import ValueScreen
 from msgviewer.tui.search import SearchIndex
 from msgviewer.tui.session import Session
 from msgviewer.tui.tree_model import CALL, MSG, TreeModel
-from msgviewer.tui.widgets.detail import MAX_PARTS
+from msgviewer.tui.widgets.detail import MAX_PARTS, SafeMarkdown
 from msgviewer.tui.widgets.text_pager import TextPager
 
 from .huge import KINDS, deep_nesting, huge_string, many_tool_calls, nested
@@ -212,16 +212,16 @@ DETAIL_BUDGET = 2 * MAX_PARTS * PREVIEW_CHARS
 
 
 def laid_out(detail) -> int:  # type: ignore[no-untyped-def]
-    """Characters of text in the detail pane's widgets."""
+    """Characters of text in the detail pane's parts (Markdown by its source)."""
     total = 0
-    for static in detail.query(Static):
-        content = static.content
-        if isinstance(content, Text):
-            total += len(content.plain)
-        elif isinstance(content, str):
-            total += len(content)
-    for markdown in detail.query(Markdown):
-        total += len(markdown.source)
+    for part in detail.parts:
+        body = part.body
+        if isinstance(body, SafeMarkdown):
+            total += len(body.markup)
+        elif isinstance(body, Text):
+            total += len(body.plain)
+        elif isinstance(body, str):
+            total += len(body)
     return total
 
 
@@ -257,9 +257,7 @@ async def test_view_and_save_the_whole_of_a_huge_value(tmp_path: Path) -> None:
         await settle(pilot)
         detail = screen.detail
         assert laid_out(detail) < PREVIEW_CHARS + 1000
-        shown = "".join(
-            s.content.plain for s in detail.query(Static) if isinstance(s.content, Text)
-        )
+        shown = " ".join(detail.plain.split())  # wrapped lines joined again
         assert f"{len(output) - PREVIEW_CHARS:,} more characters" in shown
         await pilot.press("v")
         await settle(pilot)

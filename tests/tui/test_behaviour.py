@@ -270,16 +270,15 @@ async def test_w_saves_an_image_to_a_file(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 async def test_r_shows_text_raw_instead_of_markdown() -> None:
-    from textual.widgets import Markdown
-
     app = make_app(DEMO)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         detail = _main(app).detail
-        assert detail.query(Markdown)  # the system prompt, rendered
+        # the system prompt, rendered: inline code without its backticks
+        assert "read_file" in detail.plain and "`read_file`" not in detail.plain
         await pilot.press("r")
         await pilot.pause()
-        assert not detail.query(Markdown)
+        assert "`read_file`" in detail.plain
         assert "`read_file`" in _screen_text(app)  # backticks as typed
 
 
@@ -303,3 +302,25 @@ async def test_themes_change_the_tree_colours() -> None:
         await pilot.pause()
         after = tree.render_line(2)
         assert before.text == after.text and list(before) != list(after)
+
+
+async def test_detail_pane_scrolls_and_wraps_to_its_width() -> None:
+    app = make_app(DEMO)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        main = _main(app)
+        main.tree.go_to(MSG, 0, 3)  # a long file the tool read
+        await settle(pilot)
+        detail = main.detail
+        assert not detail.children  # drawn line by line: nothing mounted per node
+        lines = detail.plain.splitlines()
+        assert len(lines) > detail.size.height
+        assert all(len(line) <= detail.scrollable_content_region.width for line in lines)
+        detail.focus()
+        await pilot.press("end")
+        await settle(pilot)
+        assert detail.scroll_offset.y == len(lines) - detail.scrollable_content_region.height
+        assert lines[-1].strip() in _screen_text(app)
+        await pilot.resize_terminal(SIZE[0] + 40, SIZE[1])
+        await settle(pilot)
+        assert len(detail.plain.splitlines()) < len(lines)  # wider: fewer wrapped lines

@@ -3,16 +3,25 @@
 Text as Markdown (or raw), tool arguments, results and unknown blocks as highlighted JSON,
 reasoning set apart with its signed/redacted/encrypted state, media facts, and a metadata
 section. In source mode, the selected message as its original format writes it.
+
+The pane draws its lines itself, like the tree: a cursor move renders the node's parts to
+lines once and paints them, with no widgets mounted and no layout of the screen (mounting a
+widget per section made every key cost a layout or two, most of a key's time).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from rich.console import RenderableType
+from rich.markdown import Markdown
+from rich.segment import Segment
 from rich.text import Text
-from textual.containers import VerticalScroll
-from textual.widget import Widget
-from textual.widgets import Markdown, Static
+from textual import events
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from ...core.message import Message
 from ..labels import ROLE_GLYPHS, call_signature, reasoning_flags
@@ -35,24 +44,56 @@ MARKDOWN_LIMIT = 30_000
 """Longer text is shown raw: laying out a huge Markdown document would stall the UI."""
 
 
-class DetailPane(VerticalScroll, can_focus=True):
+@dataclass(frozen=True)
+class Part:
+    """One piece of the pane: what to draw, and how (a ``detail--`` style, or none)."""
+
+    body: RenderableType
+    kind: str = ""
+
+
+# How each kind of part is set: (indent, a blank line before, a bar down its left side).
+_LAYOUT = {
+    "section": (0, True, False),
+    "json": (1, False, False),
+    "raw": (1, False, False),
+    "markdown": (1, False, False),
+    "reasoning": (2, False, True),
+}
+
+
+class SafeMarkdown(Markdown):
+    """Rich's Markdown parsed by ``markdown_parser``: raw HTML shown as text, links inert."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__("", hyperlinks=False)
+        self.markup = text
+        self.parsed = markdown_parser().parse(text)
+
+
+class DetailPane(ScrollView, can_focus=True):
     """Everything about the node under the tree's cursor."""
 
+    COMPONENT_CLASSES = {
+        "detail--title",
+        "detail--section",
+        "detail--reasoning",
+        "detail--bar",
+        "detail--error",
+        "detail--note",
+    }
     DEFAULT_CSS = """
     DetailPane {
         background: $background;
         padding: 0 1;
-        & > .title { text-style: bold; }
-        & > .section { color: $text-muted; text-style: bold; margin: 1 0 0 0; }
-        & > .reasoning {
-            color: $text-muted; text-style: italic;
-            border-left: outer $secondary; padding: 0 0 0 1;
-        }
-        & > .json { padding: 0 0 0 1; }
-        & > .raw { padding: 0 0 0 1; }
-        & > .error { color: $error; }
-        & > .note { color: $text-muted; }
-        & > Markdown { padding: 0 0 0 1; margin: 0; background: $background; }
+        overflow-x: hidden;
+        scrollbar-gutter: stable;
+        & > .detail--title { text-style: bold; }
+        & > .detail--section { color: $text-muted; text-style: bold; }
+        & > .detail--reasoning { color: $text-muted; text-style: italic; }
+        & > .detail--bar { color: $secondary; }
+        & > .detail--error { color: $error; }
+        & > .detail--note { color: $text-muted; }
     }
     """
 
@@ -64,6 +105,10 @@ class DetailPane(VerticalScroll, can_focus=True):
         """Show the selected message as its original format writes it."""
         self.session: Session | None = None
         self.row: Row | None = None
+        self.parts: list[Part] = []
+        """What the pane shows now."""
+        self._lines: list[Strip] = []
+        self._width = 0
         self._refs_of: tuple[Any, Any] | None = None
 
     def show(self, session: Session | None, row: Row | None) -> None:
@@ -73,33 +118,75 @@ class DetailPane(VerticalScroll, can_focus=True):
 
     def refresh_content(self) -> None:
         """Build the pane again for the current row and modes."""
-        widgets = self._build()
-        with self.app.batch_update():
-            self.remove_children()
-            self.mount_all(widgets)
-        self.scroll_home(animate=False, immediate=True)
+        self.parts = self._build()
+        self._lay_out()
+        self.scroll_to(0, 0, animate=False, immediate=True)
+
+    @property
+    def plain(self) -> str:
+        """The pane's text as drawn, one line of the pane per line."""
+        return "\n".join(strip.text.rstrip() for strip in self._lines)
+
+    # -- drawing ------------------------------------------------------------------------------
+
+    def _lay_out(self) -> None:
+        """Render the parts to lines at the pane's width."""
+        width = self.scrollable_content_region.width
+        self._width = width
+        lines: list[Strip] = []
+        if width > 0:
+            console = self.app.console
+            base = self.rich_style
+            bar_style = base + self.get_component_rich_style("detail--bar", partial=True)
+            for part in self.parts:
+                indent, gap, bar = _LAYOUT.get(part.kind, (0, False, False))
+                style = base
+                if "detail--" + part.kind in self.COMPONENT_CLASSES:
+                    style = base + self.get_component_rich_style(
+                        f"detail--{part.kind}", partial=True
+                    )
+                if gap and lines:
+                    lines.append(Strip.blank(width, base))
+                options = console.options.update_width(max(1, width - indent))
+                prefix = [Segment("▌ ", bar_style)] if bar else [Segment(" " * indent, base)]
+                body = Text(part.body) if isinstance(part.body, str) else part.body  # no markup
+                for segments in console.render_lines(body, options, style=style, pad=False):
+                    line = Strip([*prefix, *segments]) if indent else Strip(segments)
+                    lines.append(line.crop_extend(0, width, base))
+        self._lines = lines
+        self.virtual_size = Size(width, len(lines))
+        self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        index = self.scroll_offset.y + y
+        width = self.scrollable_content_region.width
+        if index < len(self._lines):
+            return self._lines[index]
+        return Strip.blank(width, self.rich_style)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.scrollable_content_region.width != self._width:
+            self._lay_out()
 
     # -- building -----------------------------------------------------------------------------
 
-    def _build(self) -> list[Widget]:
+    def _build(self) -> list[Part]:
         session, row = self.session, self.row
         if session is None or row is None or not _exists(session, row):
-            return [Static("Nothing selected.", classes="note")]
+            return [Part("Nothing selected.", "note")]
         kind, c, m, i, _, _ = row
         conv = session.convs[c]
         if kind == CONV:
             return self._conversation(conv, c)
         message = conv.messages[m]
-        out: list[Widget] = [Static(self._title(message, m, len(conv.messages)), classes="title")]
+        out: list[Part] = [Part(self._title(message, m, len(conv.messages)), "title")]
         if self.source:
             text, notes = source_text(message, conv.conversation)
             out.append(
-                Static(
-                    heading(f"source · as {conv.conversation.format} writes it"), classes="section"
-                )
+                Part(heading(f"source · as {conv.conversation.format} writes it"), "section")
             )
-            out += [Static(Text(printable(n)), classes="note") for n in notes]
-            out.append(Static(text, classes="json"))
+            out += [Part(Text(printable(n)), "note") for n in notes]
+            out.append(Part(text, "json"))
             return out
         if kind == MSG:
             # At most MAX_PARTS blocks and calls: a message may make 100,000 calls, and the
@@ -119,8 +206,8 @@ class DetailPane(VerticalScroll, can_focus=True):
                 out.append(_more_parts(parts - MAX_PARTS, "blocks and calls"))
             table = metadata_table(message)
             if table.row_count:
-                out.append(Static(heading("metadata"), classes="section"))
-                out.append(Static(table))
+                out.append(Part(heading("metadata"), "section"))
+                out.append(Part(table))
         elif kind in (BLOCK, LINE, MORE):
             if message.blocks:
                 out += self._block(message, i, message.blocks[i], c, m)
@@ -129,8 +216,8 @@ class DetailPane(VerticalScroll, can_focus=True):
         elif kind == INVALID:
             out += self._invalid(message, i)
         elif kind == ARTIFACT:
-            out.append(Static(heading(f"artifact {i}"), classes="section"))
-            out.append(Static(json_text(message.artifacts[i]), classes="json"))
+            out.append(Part(heading(f"artifact {i}"), "section"))
+            out.append(Part(json_text(message.artifacts[i]), "json"))
         return out
 
     def _title(self, message: Message, m: int, total: int) -> Text:
@@ -144,16 +231,16 @@ class DetailPane(VerticalScroll, can_focus=True):
                 text.append(printable(extra))
         return text
 
-    def _conversation(self, conv: Any, c: int) -> list[Widget]:
+    def _conversation(self, conv: Any, c: int) -> list[Part]:
         conversation = conv.conversation
         title = conversation.title or f"Conversation {c + 1}"
-        out: list[Widget] = [
-            Static(Text(printable(title), style="bold"), classes="title"),
-            Static(Text(f"{len(conversation.messages)} messages · format {conversation.format}")),
+        out: list[Part] = [
+            Part(Text(printable(title), style="bold"), "title"),
+            Part(Text(f"{len(conversation.messages)} messages · format {conversation.format}")),
         ]
         if conversation.metadata:
-            out.append(Static(heading("request metadata"), classes="section"))
-            out.append(Static(json_text(conversation.metadata), classes="json"))
+            out.append(Part(heading("request metadata"), "section"))
+            out.append(Part(json_text(conversation.metadata), "json"))
         return out
 
     def _link_note(self, c: int, m: int, block: int | None, call_index: int | None) -> Text:
@@ -196,31 +283,31 @@ class DetailPane(VerticalScroll, can_focus=True):
             cached = self._refs_of = (links, m, (calls, results))
         return cached[2]
 
-    def _block(self, message: Message, b: int, block: Any, c: int, m: int) -> list[Widget]:
+    def _block(self, message: Message, b: int, block: Any, c: int, m: int) -> list[Part]:
         t = block.type
         if message.role == "tool" and t == "text":  # tool output: shown as it was printed
-            return [Static(heading("output"), classes="section"), Static(plain_text(block.text))]
+            return [Part(heading("output"), "section"), Part(plain_text(block.text))]
         if t == "text":
-            out: list[Widget] = [Static(heading("text"), classes="section")]
+            out: list[Part] = [Part(heading("text"), "section")]
             out.append(self._prose(block.text))
             for citation in block.citations:
-                out.append(Static(json_text(_plain(citation)), classes="json"))
+                out.append(Part(json_text(_plain(citation)), "json"))
             return out
         if t == "reasoning":
             flags = reasoning_flags(block) or ["plain"]
             head = heading("reasoning · ", (", ".join(flags), "italic"))
-            out = [Static(head, classes="section")]
+            out = [Part(head, "section")]
             if block.text:
-                out.append(Static(plain_text(block.text), classes="reasoning"))
+                out.append(Part(plain_text(block.text), "reasoning"))
             if block.redacted or block.data:
                 note = "redacted by the provider" if block.redacted else "encrypted"
                 size = len(block.data or "")
-                out.append(Static(f"({note}: {size:,} characters of opaque data)", classes="note"))
+                out.append(Part(f"({note}: {size:,} characters of opaque data)", "note"))
             if block.signature:
                 out.append(
-                    Static(
+                    Part(
                         Text("signature ", style="bold") + Text(printable(block.signature[:80])),
-                        classes="note",
+                        "note",
                     )
                 )
             return out
@@ -229,60 +316,60 @@ class DetailPane(VerticalScroll, can_focus=True):
             head = heading(f"⚒ {label} · ", (call_signature(block.name, {}, 80), "bold"))
             head.append(f"  id {printable(str(block.id))}", style="dim")
             head.append_text(self._link_note(c, m, b, None))
-            return [Static(head, classes="section"), Static(json_text(block.args), classes="json")]
+            return [Part(head, "section"), Part(json_text(block.args), "json")]
         if t in ("tool_result", "server_tool_result"):
             label = "tool result" if t == "tool_result" else "server tool result"
             head = heading(label)
             head.append_text(self._link_note(c, m, b if message.role != "tool" else None, None))
-            out = [Static(head, classes="section")]
+            out = [Part(head, "section")]
             content = block.content
             if t == "tool_result" and getattr(block, "is_error", False):
-                out.append(Static("the tool reported an error", classes="error"))
+                out.append(Part("the tool reported an error", "error"))
             if isinstance(content, str):
-                out.append(Static(plain_text(content), classes="raw"))
+                out.append(Part(plain_text(content), "raw"))
             elif t == "tool_result":
                 for sub_index, sub in enumerate(content[:MAX_PARTS]):
                     out += self._block(message, sub_index, sub, c, -1)
                 if len(content) > MAX_PARTS:
                     out.append(_more_parts(len(content) - MAX_PARTS, "blocks"))
             else:
-                out.append(Static(json_text(content), classes="json"))
+                out.append(Part(json_text(content), "json"))
             return out
         if is_media(block):
-            return [Static(heading(t), classes="section"), Static(media_text(block))]
+            return [Part(heading(t), "section"), Part(media_text(block))]
         if t == "error":
             head = heading("error", (f" {block.code}" if block.code else "", "dim"))
             return [
-                Static(head, classes="section"),
-                Static(plain_text(block.message), classes="error"),
+                Part(head, "section"),
+                Part(plain_text(block.message), "error"),
             ]
         if t == "unknown":
             head = heading("unknown block · ", (block.kind, "bold"))
-            return [Static(head, classes="section"), Static(json_text(block.data), classes="json")]
+            return [Part(head, "section"), Part(json_text(block.data), "json")]
         return [
-            Static(heading(t), classes="section"),
-            Static(json_text(_plain(block)), classes="json"),
+            Part(heading(t), "section"),
+            Part(json_text(_plain(block)), "json"),
         ]
 
-    def _prose(self, text: str) -> Widget:
+    def _prose(self, text: str) -> Part:
         if self.raw or len(text) > MARKDOWN_LIMIT:
-            return Static(plain_text(text), classes="raw")
-        return Markdown(printable(text), open_links=False, parser_factory=markdown_parser)
+            return Part(plain_text(text), "raw")
+        return Part(SafeMarkdown(printable(text)), "markdown")
 
-    def _call(self, message: Message, k: int, c: int, m: int) -> list[Widget]:
+    def _call(self, message: Message, k: int, c: int, m: int) -> list[Part]:
         call = message.tool_calls[k]
         head = heading("⚒ tool call · ", (call.name, "bold"))
         head.append(f"  id {printable(str(call.id))}", style="dim")
         head.append_text(self._link_note(c, m, None, k))
-        return [Static(head, classes="section"), Static(json_text(call.args), classes="json")]
+        return [Part(head, "section"), Part(json_text(call.args), "json")]
 
-    def _invalid(self, message: Message, k: int) -> list[Widget]:
+    def _invalid(self, message: Message, k: int) -> list[Part]:
         call = message.invalid_tool_calls[k]
         head = heading("⚠ invalid tool call · ", (call.name or "?", "bold"))
         return [
-            Static(head, classes="section"),
-            Static(plain_text(call.error or "arguments did not parse"), classes="error"),
-            Static(plain_text(call.args or ""), classes="raw"),
+            Part(head, "section"),
+            Part(plain_text(call.error or "arguments did not parse"), "error"),
+            Part(plain_text(call.args or ""), "raw"),
         ]
 
 
@@ -314,8 +401,8 @@ def _exists(session: Session, row: Row) -> bool:
     return i < counts.get(kind, 1)
 
 
-def _more_parts(count: int, what: str) -> Static:
-    return Static(
+def _more_parts(count: int, what: str) -> Part:
+    return Part(
         Text(f"… {count:,} more {what}: open the message in the tree to go through them"),
-        classes="note",
+        "note",
     )

@@ -28,4 +28,4 @@ class StatusLine(Static):
             line.append("…")
         line.pad_right(max(0, width - line.cell_len - right.cell_len))
         line.append_text(right)
-        self.update(line)
+        self.update(line, layout=False)  # one line high whatever it says: no layout
