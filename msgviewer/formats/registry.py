@@ -270,6 +270,8 @@ def _read_typed(data: Any, format: str | None, file: str | None) -> list[Convers
     way. Detection looks at the same values it would otherwise have seen."""
     if format not in (None, "openai-chat") or not isinstance(data, _TEXT_TYPES):
         return None
+    if isinstance(data, memoryview) and not data.c_contiguous:
+        return None  # (a strided view: its bytes are a copy, made the usual way)
     head = data[:64]
     if type(head) is str:
         head = head.encode(errors="replace")
