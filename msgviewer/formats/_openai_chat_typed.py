@@ -8,12 +8,14 @@ any other key or type fails the decode, usually within the first few messages, a
 goes the usual way (``orjson``, then the readers). So this path never decides anything the
 readers would decide otherwise; a property test holds the two to equal results.
 
-Values the records do not look into (request fields, content part payloads) are kept as raw
-JSON and parsed by ``orjson``, so every number and string reads as it does on the usual way.
+Request fields, which the records do not look into, are kept as raw JSON and parsed by
+``orjson``, so every number and string reads as it does on the usual way; a body whose fields
+that cannot vouch for (given twice, after the messages...) goes the usual way too.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import msgspec
@@ -36,25 +38,43 @@ class _Call(Struct, forbid_unknown_fields=True, gc=False):
     function: _Function
 
 
-# Content parts: the careful reader reads them; the tags keep other formats' blocks out.
+# Content parts: the careful reader reads them; the tags keep other formats' blocks out. Every
+# value is typed (no raw JSON): msgspec then checks each one as orjson would, even one that a
+# later key of the same name overwrites (a skipped raw value's UTF-8 and numbers go unchecked).
 class _Text(Struct, tag="text", forbid_unknown_fields=True, gc=False):
-    text: Raw
+    text: str
 
 
 class _Refusal(Struct, tag="refusal", forbid_unknown_fields=True, gc=False):
-    refusal: Raw
+    refusal: str
+
+
+class _ImageURL(Struct, forbid_unknown_fields=True, gc=False):
+    url: str
+    detail: str | UnsetType = UNSET
 
 
 class _Image(Struct, tag="image_url", forbid_unknown_fields=True, gc=False):
-    image_url: Raw
+    image_url: _ImageURL
+
+
+class _AudioData(Struct, forbid_unknown_fields=True, gc=False):
+    data: str
+    format: str | UnsetType = UNSET
 
 
 class _Audio(Struct, tag="input_audio", forbid_unknown_fields=True, gc=False):
-    input_audio: Raw
+    input_audio: _AudioData
+
+
+class _FileData(Struct, forbid_unknown_fields=True, gc=False):
+    file_data: str | UnsetType = UNSET
+    file_id: str | UnsetType = UNSET
+    filename: str | UnsetType = UNSET
 
 
 class _File(Struct, tag="file", forbid_unknown_fields=True, gc=False):
-    file: Raw
+    file: _FileData
 
 
 _Part = _Text | _Refusal | _Image | _Audio | _File
@@ -110,8 +130,19 @@ class _Request(Struct, forbid_unknown_fields=True, gc=False):
     web_search_options: _Field = UNSET
 
 
-Document = _Request | list[_Message]
-_decoder = msgspec.json.Decoder(Document)
+class Body:
+    """A decoded request body: its messages, and its other fields as ``orjson`` reads them, in
+    the file's order."""
+
+    __slots__ = ("messages", "meta")
+
+    def __init__(self, messages: list[_Message], meta: dict[str, Any]) -> None:
+        self.messages = messages
+        self.meta = meta
+
+
+Document = Body | list[_Message]
+_decoder = msgspec.json.Decoder(_Request | list[_Message])
 _REQUEST_FIELDS = _Request.__struct_fields__[1:]
 # How many messages detection looks at: no format's sniffer reads further.
 SAMPLE = 20
@@ -124,17 +155,90 @@ def decode(data: Any) -> Document | None:
         doc = _decoder.decode(data)
     except (ValueError, RecursionError):  # DecodeError, ValidationError, UnicodeDecodeError;
         return None  # nesting past msgspec's depth, which the usual way reports
-    messages = doc if type(doc) is list else doc.messages
-    return doc if messages else None
+    if type(doc) is list:
+        return doc or None
+    if not doc.messages:
+        return None
+    meta = _request_fields(data, doc)
+    return None if meta is None else Body(doc.messages, meta)
 
 
-def _request_fields(doc: _Request) -> dict[str, Any]:
-    out = {}
-    for name in _REQUEST_FIELDS:
-        raw = getattr(doc, name)
-        if raw is not UNSET:
-            out[name] = orjson.loads(memoryview(raw))
-    return out
+def _request_fields(data: Any, doc: _Request) -> dict[str, Any] | None:
+    """The request fields as ``orjson`` reads them, in the file's order; None when that cannot
+    be told from the records: a value ``orjson`` refuses (msgspec skips a raw value without
+    checking its UTF-8 or its numbers' range), a field given twice (msgspec keeps the last
+    value and checks none of the others), a key written with escapes, or a field after the
+    messages (whose end only a second pass over them would find)."""
+    raws = {name: raw for name in _REQUEST_FIELDS if (raw := getattr(doc, name)) is not UNSET}
+    if not raws:
+        return {}  # every key is "messages": given twice, each value was decoded and checked
+    try:
+        values = {name: orjson.loads(memoryview(raw)) for name, raw in raws.items()}
+    except orjson.JSONDecodeError:
+        return None
+    order = _fields_before_messages(data, raws)
+    return None if order is None else {name: values[name] for name in order}
+
+
+class _Syntax:
+    def __init__(self, pattern: Any) -> None:
+        self.start = re.compile(pattern(r"\s*\{"))
+        self.key = re.compile(pattern(r'\s*"([a-z_]+)"\s*:\s*'))
+        self.comma = re.compile(pattern(r"\s*,"))
+        self.end = re.compile(pattern(r"\]\s*\}\s*\Z"))
+
+
+_TEXT_SYNTAX = _Syntax(str)
+_BYTES_SYNTAX = _Syntax(str.encode)
+# The object's end is looked for in its last characters (more trailing space goes the usual way).
+_TAIL = 4096
+
+
+def _fields_before_messages(data: Any, raws: dict[str, Raw]) -> list[str] | None:
+    """The request fields in the file's order, each written once before the messages, which
+    end the object; None for any other layout."""
+    text = type(data) is str
+    if type(data) is memoryview:
+        data = data.cast("B")
+    syntax = _TEXT_SYNTAX if text else _BYTES_SYNTAX
+    match = syntax.start.match(data)
+    if match is None:
+        return None
+    pos = match.end()
+    order: list[str] = []
+    written: dict[str, Any] = {}
+    while True:
+        match = syntax.key.match(data, pos)
+        if match is None:
+            return None
+        key = match.group(1) if text else match.group(1).decode()
+        pos = match.end()
+        if key == "messages":
+            break
+        if key in written or key not in raws:
+            return None
+        value = bytes(raws[key])
+        written[key] = value = value.decode() if text else value
+        if data[pos : pos + len(value)] != value:
+            return None  # another value than the last one given: written twice
+        order.append(key)
+        match = syntax.comma.match(data, pos + len(value))
+        if match is None:
+            return None
+        pos = match.end()
+    if len(order) != len(raws):
+        return None
+    match = syntax.end.search(data, max(pos, len(data) - _TAIL))
+    if match is None:
+        return None
+    # The object ends with the messages, unless a field is given again last of all (its value
+    # then ends there too, written as its last value is).
+    last = match.start() + 1
+    close = "]" if text else b"]"
+    for value in written.values():
+        if value.endswith(close) and data[last - len(value) : last] == value:
+            return None
+    return order
 
 
 def as_dict(m: _Message) -> dict[str, Any]:
@@ -156,15 +260,18 @@ def as_dict(m: _Message) -> dict[str, Any]:
 
 def _part_dict(part: Any) -> dict[str, Any]:
     [field] = part.__struct_fields__
-    payload = orjson.loads(memoryview(getattr(part, field)))
+    payload = getattr(part, field)
+    if type(payload) is not str:
+        payload = msgspec.to_builtins(payload)  # (the fields left unset are left out)
     return {"type": part.__struct_config__.tag, field: payload}
 
 
 def sample(doc: Document) -> Any:
-    """What detection looks at: the request fields and the first messages, as parsed JSON."""
+    """What detection looks at: the request fields and the first messages, as parsed JSON (in
+    the file's order: the messages come last)."""
     if type(doc) is list:
         return [as_dict(m) for m in doc[:SAMPLE]]
-    return {**_request_fields(doc), "messages": [as_dict(m) for m in doc.messages[:SAMPLE]]}
+    return {**doc.meta, "messages": [as_dict(m) for m in doc.messages[:SAMPLE]]}
 
 
 def read(doc: Document, ctx: Context) -> list[Conversation]:
@@ -175,7 +282,7 @@ def read(doc: Document, ctx: Context) -> list[Conversation]:
     if type(doc) is list:
         items, path, meta = doc, "$", {}
     else:
-        items, path, meta = doc.messages, "$.messages", _request_fields(doc)
+        items, path, meta = doc.messages, "$.messages", doc.meta
     links = openai_chat._Links(lambda: openai_chat._ids_in([as_dict(m) for m in items]))
     careful = openai_chat._read_message
     unanswered = links.unanswered

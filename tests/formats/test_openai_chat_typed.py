@@ -170,3 +170,72 @@ def test_deep_nesting_is_reported_by_the_usual_way() -> None:
     outcome = _outcome(lambda: loads(data))
     assert outcome == _outcome(lambda: loads(orjson.loads(data)))
     assert outcome[0] == ("error", "$[0].content[0].text: text must be a string, not an array")
+
+
+def _usual_outcome(data: Any, format: str | None = None) -> Any:
+    """What the usual way gives: orjson's parse (or its error), detection, the readers."""
+    from msgviewer.formats import registry
+
+    def usual() -> Any:
+        parsed = registry._as_parsed(data, None)
+        name = format or registry.detect_parsed(parsed)
+        return registry.read_parsed(parsed, registry.get_format(name))
+
+    return _outcome(usual)
+
+
+def _assert_as_usual(data: Any) -> None:
+    assert _outcome(lambda: loads(data)) == _usual_outcome(data)
+    assert _outcome(lambda: loads(data, format="openai-chat")) == _usual_outcome(
+        data, "openai-chat"
+    )
+
+
+_HI = b'{"role": "user", "content": "hi"}'
+
+
+def test_what_orjson_refuses_inside_a_request_field_is_its_error() -> None:
+    # msgspec skips a raw value without checking its UTF-8 or its range: orjson refuses both
+    for value in (b'"\xff"', b'"\\q"', b"1e400", b"[1, 1" + b"0" * 400 + b"]"):
+        _assert_as_usual(b'{"model": ' + value + b', "messages": [' + _HI + b"]}")
+
+
+def test_what_orjson_refuses_inside_a_content_part_is_its_error() -> None:
+    for part in (
+        b'{"type": "text", "text": "\xff"}',
+        b'{"type": "text", "text": 1e400}',
+        b'{"type": "refusal", "refusal": "\\q"}',
+        b'{"type": "text", "text": "\xff", "text": "ok"}',  # the first is overwritten
+        b'{"type": "image_url", "image_url": {"url": "x", "detail": 1e999}}',
+    ):
+        _assert_as_usual(b'[{"role": "user", "content": [' + part + b"]}]")
+
+
+def test_a_request_field_given_twice_reads_as_orjson_reads_it() -> None:
+    for body in (
+        b'{"model": "\xff", "model": "gpt-5", "messages": [' + _HI + b"]}",
+        b'{"model": 1e400, "model": "gpt-5", "messages": [' + _HI + b"]}",
+        b'{"model": "a", "messages": [' + _HI + b'], "model": "b"}',
+        b'{"messages": [' + _HI + b'], "model": "\xff", "model": "b"}',
+        b'{"model": "a", "messages": [' + _HI + b'], "model": 1e400, "model": "a"}',
+        b'{"messages": [' + _HI + b'], "messages": [' + _HI + b"]}",
+    ):
+        _assert_as_usual(body)
+
+
+def test_request_fields_keep_the_files_order() -> None:
+    data = b'{"temperature": 0, "model": "m", "messages": [' + _HI + b"]}"
+    [conv] = loads(data)
+    assert list(conv.metadata) == ["temperature", "model"]
+    [usual] = loads(orjson.loads(data))
+    assert dumps(conv, format="openai-chat") == dumps(usual, format="openai-chat")
+    data = b'{"messages": [' + _HI + b'], "top_p": 1, "model": "m"}'
+    assert list(loads(data)[0].metadata) == ["top_p", "model"]
+
+
+def test_a_strided_memoryview_reads_as_its_bytes() -> None:
+    doc = b"[" + _HI + b"]"
+    spread = bytes(b for c in doc for b in (c, 0x20))
+    view = memoryview(spread)[::2]
+    assert not view.c_contiguous
+    assert loads(view) == loads(doc)
