@@ -137,14 +137,14 @@ class DetailPane(ScrollView, can_focus=True):
         if width > 0:
             console = self.app.console
             base = self.rich_style
-            bar_style = base + self.get_component_rich_style("detail--bar", partial=True)
+            bar_style = base + self.get_component_rich_style("detail--bar")
             for part in self.parts:
                 indent, gap, bar = _LAYOUT.get(part.kind, (0, False, False))
                 style = base
-                if "detail--" + part.kind in self.COMPONENT_CLASSES:
-                    style = base + self.get_component_rich_style(
-                        f"detail--{part.kind}", partial=True
-                    )
+                component = f"detail--{part.kind}"
+                if component in self.COMPONENT_CLASSES:
+                    # whole styles: a muted colour is the text colour blended over the background
+                    style = base + self.get_component_rich_style(component)
                 if gap and lines:
                     lines.append(Strip.blank(width, base))
                 options = console.options.update_width(max(1, width - indent))
