@@ -189,11 +189,17 @@ class ConversationTree(ScrollView, can_focus=True):
 
     def _style(self, name: str) -> Style:
         if self._styles is None:
-            self._styles = {
-                n: self.get_component_rich_style(f"conversation--{n}", partial=True)
-                for n in STYLE_NAMES
-            }
+            self._styles = {n: self._component_style(f"conversation--{n}") for n in STYLE_NAMES}
         return self._styles.get(name) or Style()
+
+    def _component_style(self, component: str) -> Style:
+        """A partial style (so the cursor's background shows through), with its colour as the
+        whole style has it: a muted colour is text blended over the background, which a
+        partial style has none of (``$text-muted`` came out white)."""
+        partial = self.get_component_rich_style(component, partial=True)
+        if partial.color is None:
+            return partial
+        return partial + Style(color=self.get_component_rich_style(component).color)
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
