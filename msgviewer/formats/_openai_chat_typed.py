@@ -10,7 +10,8 @@ readers would decide otherwise; a property test holds the two to equal results.
 
 Request fields, which the records do not look into, are kept as raw JSON and parsed by
 ``orjson``, so every number and string reads as it does on the usual way; a body whose fields
-that cannot vouch for (given twice, after the messages...) goes the usual way too.
+the records cannot vouch for (one given twice, a key written with escapes...) goes the usual
+way too.
 """
 
 from __future__ import annotations
@@ -167,8 +168,8 @@ def _request_fields(data: Any, doc: _Request) -> dict[str, Any] | None:
     """The request fields as ``orjson`` reads them, in the file's order; None when that cannot
     be told from the records: a value ``orjson`` refuses (msgspec skips a raw value without
     checking its UTF-8 or its numbers' range), a field given twice (msgspec keeps the last
-    value and checks none of the others), a key written with escapes, or a field after the
-    messages (whose end only a second pass over them would find)."""
+    value and checks none of the others), a key written with escapes, or any other layout than
+    fields before and after the messages, each written once."""
     raws = {name: raw for name in _REQUEST_FIELDS if (raw := getattr(doc, name)) is not UNSET}
     if not raws:
         return {}  # every key is "messages": given twice, each value was decoded and checked
@@ -176,7 +177,7 @@ def _request_fields(data: Any, doc: _Request) -> dict[str, Any] | None:
         values = {name: orjson.loads(memoryview(raw)) for name, raw in raws.items()}
     except orjson.JSONDecodeError:
         return None
-    order = _fields_before_messages(data, raws)
+    order = _fields_in_order(data, raws)
     return None if order is None else {name: values[name] for name in order}
 
 
@@ -185,28 +186,42 @@ class _Syntax:
         self.start = re.compile(pattern(r"\s*\{"))
         self.key = re.compile(pattern(r'\s*"([a-z_]+)"\s*:\s*'))
         self.comma = re.compile(pattern(r"\s*,"))
-        self.end = re.compile(pattern(r"\]\s*\}\s*\Z"))
+        self.end = re.compile(pattern(r"\}\s*\Z"))
+        # backwards, from the end of a value: the key before it and the comma before that
+        self.key_before = re.compile(pattern(r',\s*"([a-z_]+)"\s*:\s*\Z'))
+        self.messages_end = re.compile(pattern(r"\]\s*\Z"))
+        self.space_end = re.compile(pattern(r"\s*\Z"))
 
 
 _TEXT_SYNTAX = _Syntax(str)
 _BYTES_SYNTAX = _Syntax(str.encode)
 # The object's end is looked for in its last characters (more trailing space goes the usual way).
 _TAIL = 4096
+_KEY_ROOM = 64
+"""Characters a key, its colon and the comma before it may take (more goes the usual way)."""
 
 
-def _fields_before_messages(data: Any, raws: dict[str, Raw]) -> list[str] | None:
-    """The request fields in the file's order, each written once before the messages, which
-    end the object; None for any other layout."""
+def _fields_in_order(data: Any, raws: dict[str, Raw]) -> list[str] | None:
+    """The request fields in the file's order, each written once, before or after the
+    messages; None for any other layout.
+
+    The fields before the messages are read forwards from the object's start, those after
+    them backwards from its end: each must be written exactly as msgspec's (last) value of it,
+    and the two walks must meet at the ends of the messages' array. A field given twice, or
+    any other layout, leaves a field or a value unaccounted for.
+    """
     text = type(data) is str
     if type(data) is memoryview:
         data = data.cast("B")
     syntax = _TEXT_SYNTAX if text else _BYTES_SYNTAX
+    written = {name: bytes(raw) for name, raw in raws.items()}
+    if text:
+        written = {name: raw.decode() for name, raw in written.items()}
     match = syntax.start.match(data)
     if match is None:
         return None
     pos = match.end()
-    order: list[str] = []
-    written: dict[str, Any] = {}
+    before: list[str] = []
     while True:
         match = syntax.key.match(data, pos)
         if match is None:
@@ -215,30 +230,37 @@ def _fields_before_messages(data: Any, raws: dict[str, Raw]) -> list[str] | None
         pos = match.end()
         if key == "messages":
             break
-        if key in written or key not in raws:
+        if key in before or key not in written:
             return None
-        value = bytes(raws[key])
-        written[key] = value = value.decode() if text else value
+        value = written[key]
         if data[pos : pos + len(value)] != value:
             return None  # another value than the last one given: written twice
-        order.append(key)
+        before.append(key)
         match = syntax.comma.match(data, pos + len(value))
         if match is None:
             return None
         pos = match.end()
-    if len(order) != len(raws):
-        return None
     match = syntax.end.search(data, max(pos, len(data) - _TAIL))
     if match is None:
         return None
-    # The object ends with the messages, unless a field is given again last of all (its value
-    # then ends there too, written as its last value is).
-    last = match.start() + 1
-    close = "]" if text else b"]"
-    for value in written.values():
-        if value.endswith(close) and data[last - len(value) : last] == value:
+    after: list[str] = []
+    stop = match.start()  # the object's closing brace: values end before it, last first
+    while len(before) + len(after) < len(written):
+        stop = syntax.space_end.search(data, max(pos, stop - _TAIL), stop).start()
+        for key, value in written.items():
+            start = stop - len(value)
+            if key in before or key in after or start < pos or data[start:stop] != value:
+                continue
+            found = syntax.key_before.search(data, max(pos, start - _KEY_ROOM), start)
+            if found is not None and (found.group(1) if text else found.group(1).decode()) == key:
+                after.append(key)
+                stop = found.start()
+                break
+        else:
             return None
-    return order
+    if syntax.messages_end.search(data, max(pos, stop - _KEY_ROOM), stop) is None:
+        return None  # the walks did not meet at the end of the messages
+    return before + after[::-1]
 
 
 def as_dict(m: _Message) -> dict[str, Any]:

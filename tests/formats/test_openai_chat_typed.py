@@ -54,11 +54,15 @@ _request = st.fixed_dictionaries(
         "weight": st.just(1),
     },
 )
+
+
+def _body(before: dict[str, Any], items: list[Any], after: dict[str, Any]) -> dict[str, Any]:
+    return {**before, "messages": items, **{k: v for k, v in after.items() if k not in before}}
+
+
 _document = st.one_of(
     st.lists(_with_parts, max_size=6),
-    st.builds(
-        lambda req, items: {**req, "messages": items}, _request, st.lists(_with_parts, max_size=6)
-    ),
+    st.builds(_body, _request, st.lists(_with_parts, max_size=6), _request),
 )
 
 
@@ -248,3 +252,27 @@ def test_a_field_given_three_times_around_two_messages_arrays() -> None:
     # a second pass over the messages, so the overwritten middle value goes unchecked.
     body = b'{"model": "a", "messages": [' + _HI + b'], "model": "\xff", "model": "a", '
     _assert_as_usual(body + b'"messages": [' + _HI + b"]}")
+
+
+def test_fields_after_the_messages_take_the_typed_way_in_the_files_order() -> None:
+    # how a logged SDK call often reads: the model, the messages, then the rest
+    data = (
+        b'{"model": "gpt-5", "messages": [' + _HI + b'],\n "tools": [{"type": "function", '
+        b'"function": {"name": "run"}}], "temperature": 0.5}\n'
+    )
+    assert typed.decode(data) is not None
+    [conv] = loads(data)
+    assert list(conv.metadata) == ["model", "tools", "temperature"]
+    assert _outcome(lambda: [conv]) == _usual_outcome(data)
+    text = data.decode()
+    assert typed.decode(text) is not None and loads(text) == [conv]
+
+
+def test_a_field_after_the_messages_given_twice_goes_the_usual_way() -> None:
+    for body in (
+        b'{"messages": [' + _HI + b'], "top_p": 1, "top_p": 1}',
+        b'{"top_p": 1, "messages": [' + _HI + b'], "top_p": 2}',
+        b'{"messages": [' + _HI + b'], "top_p": "\xff", "model": "m", "top_p": 1}',
+    ):
+        assert typed.decode(body) is None
+        _assert_as_usual(body)
