@@ -33,8 +33,8 @@ REASONING_FIELDS = ("reasoning_content", "thinking", "reasoning")
 """Assistant message fields some servers and chat templates put reasoning text in."""
 # Message metadata keys the reader sets or interprets (never written back as fields).
 _MARKERS = frozenset({"role", "synthetic_tool_call_id"})
-# Message fields the writer sets from the model: kept metadata never stands in for them.
-_WIRE_KEYS = frozenset({"content", "tool_calls", "tool_call_id", "function_call"})
+# An assistant's fields the writer sets from the model: kept metadata never stands in for them.
+_WIRE_KEYS = frozenset({"content", "tool_calls", "function_call"})
 
 
 def write(conversations: Sequence[Conversation], ctx: Context) -> bytes:
@@ -110,7 +110,8 @@ def _message_out(i: int, m: Message, same: bool, drops: Drops) -> dict[str, Any]
     if m.id is not None:
         drops.add("message ids", f"message {i}")
     if same:
-        fill(out, meta, _MARKERS | _WIRE_KEYS)
+        # an assistant's calls come from the model; other roles' wire keys are kept data
+        fill(out, meta, _MARKERS | _WIRE_KEYS if m.role == "assistant" else _MARKERS)
         if not isinstance(out.get("refusal", ""), str) and out["refusal"] is not None:
             del out["refusal"]  # not a refusal the reader would take back
     elif any(k != "role" for k in meta):

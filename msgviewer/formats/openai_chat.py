@@ -37,9 +37,14 @@ from .base import Context, Conversation, Format
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 PART_TYPES = frozenset({"text", "image_url", "input_audio", "file", "refusal"})
-_MESSAGE_KEYS = frozenset(
-    {"role", "content", "name", "tool_calls", "tool_call_id", "function_call", "refusal"}
-)
+# The keys each role's fields are read from: any other key is kept in the message metadata
+# (a call list on a tool message, say, is no field of ours, but it is the file's data).
+_MESSAGE_KEYS = frozenset({"role", "content", "name"})
+_READ_KEYS = {
+    "assistant": _MESSAGE_KEYS | {"tool_calls", "function_call", "refusal"},
+    "tool": _MESSAGE_KEYS | {"tool_call_id"},
+    "function": _MESSAGE_KEYS | {"tool_call_id"},
+}
 # Keys of other vendors' request bodies that a Chat Completions body never has.
 _FOREIGN_KEYS = frozenset({"system", "anthropic_version", "stop_sequences", "contents"})
 
@@ -234,7 +239,8 @@ def _read_message(d: Any, ctx: Context, path: str, links: _Links) -> Message:
     name = d.get("name")
     if name is not None and type(name) is not str:
         expect(ctx, name, OPT_STR, "name", f"{path}.name")
-    meta = {k: v for k, v in d.items() if k not in _MESSAGE_KEYS} if len(d) > 2 else {}
+    read = _READ_KEYS.get(role, _MESSAGE_KEYS)
+    meta = {k: v for k, v in d.items() if k not in read} if len(d) > 2 else {}
     content = d.get("content")
     if type(content) is not str:
         content = _read_content(content, ctx, f"{path}.content")

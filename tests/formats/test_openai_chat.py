@@ -334,6 +334,21 @@ def test_unknown_message_fields_round_trip() -> None:
     assert _written(_read([raw]))["messages"][0] == raw
 
 
+def test_keys_of_other_roles_are_kept_and_come_back() -> None:
+    call = {"id": "c9", "type": "function", "function": {"name": "run", "arguments": "{}"}}
+    raws = [
+        {"role": "user", "content": "hi", "tool_call_id": "c0", "refusal": None},
+        {"role": "assistant", "content": "ok", "tool_call_id": "c1"},
+        {"role": "tool", "tool_call_id": "c1", "content": "done", "tool_calls": [call]},
+        {"role": "system", "content": "be brief", "function_call": {"name": "x"}},
+    ]
+    conv = _read(raws)
+    assert conv.messages[2].metadata == {"tool_calls": [call]}
+    assert conv.messages[2].tool_calls == ()  # a tool message makes no calls
+    assert conv.messages[0].metadata == {"tool_call_id": "c0", "refusal": None}
+    assert _written(conv)["messages"] == raws
+
+
 def test_request_fields_come_back() -> None:
     body = {"model": "gpt-4o", "temperature": 0.1, "response_format": {"type": "json_object"}}
     conv = _read(
