@@ -86,7 +86,7 @@ def main() -> int:
             }
             if fmt == "msgviewer":
                 fns.update(_langchain_loaders(n) or {})
-            times = interleaved(fns, args.rounds if n < 100_000 else max(3, args.rounds // 2))
+            times = interleaved(fns, args.rounds)  # medians of fewer rounds swing by a tenth
             figure(name, times["load"] / times["floor"], target if n == max(sizes) else None)
             if "langchain" in times:
                 figure(
