@@ -324,3 +324,25 @@ async def test_detail_pane_scrolls_and_wraps_to_its_width() -> None:
         await pilot.resize_terminal(SIZE[0] + 40, SIZE[1])
         await settle(pilot)
         assert len(detail.plain.splitlines()) < len(lines)  # wider: fewer wrapped lines
+
+
+async def test_text_selected_in_the_detail_pane_is_drawn_and_copied() -> None:
+    from textual.geometry import Offset
+    from textual.selection import Selection
+
+    app = make_app(DEMO)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        detail = _main(app).detail
+        line = next(i for i, text in enumerate(detail.plain.splitlines()) if "Patchwork" in text)
+        before = detail.render_line(line)
+        app.screen.selections = {detail: Selection(Offset(1, line), Offset(9, line + 1))}
+        await settle(pilot)
+        assert app.screen.get_selected_text() == (
+            detail.plain.splitlines()[line][1:] + "\n" + detail.plain.splitlines()[line + 1][:9]
+        )
+        chosen = detail.render_line(line)
+        assert chosen.text == before.text and chosen != before  # same text, drawn selected
+        app.screen.selections = {detail: Selection(Offset(0, line), Offset(500, line))}
+        await settle(pilot)
+        assert detail.render_line(line).text == before.text  # past the line's end: no harm

@@ -17,10 +17,12 @@ from typing import Any
 from rich.console import RenderableType
 from rich.markdown import Markdown
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
+from textual.selection import Selection
 from textual.strip import Strip
 
 from ...core.message import Message
@@ -159,10 +161,28 @@ class DetailPane(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         index = self.scroll_offset.y + y
-        width = self.scrollable_content_region.width
-        if index < len(self._lines):
-            return self._lines[index]
-        return Strip.blank(width, self.rich_style)
+        if index >= len(self._lines):
+            return Strip.blank(self.scrollable_content_region.width, self.rich_style)
+        strip = self._lines[index]
+        selection = self.text_selection
+        span = selection.get_span(index) if selection is not None else None
+        if span is not None:  # text selected with the mouse, drawn as the screen draws it
+            length = strip.cell_length
+            start = min(span[0], length)
+            end = length if span[1] == -1 else min(max(start, span[1]), length)
+            before, chosen, after = strip.divide([start, end, length])
+            # the selection's background over the text's own colours
+            bgcolor = self.screen.get_component_rich_style("screen--selection").bgcolor
+            chosen = Strip(Segment.apply_style(list(chosen), post_style=Style(bgcolor=bgcolor)))
+            strip = Strip.join([before, chosen, after])
+        return strip
+
+    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
+        """The text under a mouse selection (for the screen's copy)."""
+        return selection.extract(self.plain), "\n"
+
+    def selection_updated(self, selection: Selection | None) -> None:
+        self.refresh()
 
     def on_resize(self, event: events.Resize) -> None:
         if self.scrollable_content_region.width != self._width:
