@@ -346,3 +346,14 @@ async def test_text_selected_in_the_detail_pane_is_drawn_and_copied() -> None:
         app.screen.selections = {detail: Selection(Offset(0, line), Offset(500, line))}
         await settle(pilot)
         assert detail.render_line(line).text == before.text  # past the line's end: no harm
+
+
+async def test_detail_pane_takes_a_new_themes_colours() -> None:
+    app = make_app(DEMO)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        detail = _main(app).detail
+        app.theme = "textual-light" if app.theme != "textual-light" else "textual-dark"
+        await settle(pilot)
+        [first, *_] = list(detail.render_line(0))
+        assert first.style.bgcolor == detail.rich_style.bgcolor  # drawn again in the new colours

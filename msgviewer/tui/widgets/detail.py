@@ -184,6 +184,11 @@ class DetailPane(ScrollView, can_focus=True):
     def selection_updated(self, selection: Selection | None) -> None:
         self.refresh()
 
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        if self.is_mounted and self.parts:
+            self._lay_out()  # the lines carry the old colours (a theme changed, say)
+
     def on_resize(self, event: events.Resize) -> None:
         if self.scrollable_content_region.width != self._width:
             self._lay_out()
