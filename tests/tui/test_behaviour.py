@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from msgviewer import Message, TextBlock, ToolCall, load
+from msgviewer.core.blocks import ReasoningBlock
 from msgviewer.formats import Conversation
 from msgviewer.tui.app import MsgViewerApp
 from msgviewer.tui.screens.main import MainScreen
@@ -357,3 +358,88 @@ async def test_detail_pane_takes_a_new_themes_colours() -> None:
         await settle(pilot)
         [first, *_] = list(detail.render_line(0))
         assert first.style.bgcolor == detail.rich_style.bgcolor  # drawn again in the new colours
+
+
+async def test_dragging_the_mouse_in_the_detail_pane_selects_the_text_under_it() -> None:
+    app = make_app(DEMO)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        main = _main(app)
+        detail = main.detail
+        lines = detail.plain.splitlines()
+        line = next(i for i, text in enumerate(lines) if "Patchwork" in text)
+        # the pane's padding is one cell: column x is character x - 1, the last one included
+        await pilot.mouse_down(detail, offset=(3, line))
+        await pilot.hover(detail, offset=(9, line + 1))
+        await pilot.mouse_up(detail, offset=(9, line + 1))
+        await pilot.pause()
+        assert set(app.screen.selections) == {detail}  # the tree is not part of it
+        assert app.screen.get_selected_text() == lines[line][2:] + "\n" + lines[line + 1][:9]
+        main.tree.go_to(MSG, 0, 3)  # other text in the pane: the old selection means nothing
+        await settle(pilot)
+        assert detail.text_selection is None
+
+
+async def test_a_selection_over_wide_characters_is_drawn_over_those_characters() -> None:
+    from textual.geometry import Offset
+    from textual.selection import Selection
+
+    conv = Conversation((Message.user("漢字テキスト and 🙂🎉 emoji"),))
+    app = MsgViewerApp(conversations=[conv])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        _main(app).tree.go_to(MSG, 0, 0)
+        await settle(pilot)
+        detail = _main(app).detail
+        line = next(i for i, text in enumerate(detail.plain.splitlines()) if "漢字" in text)
+        text = detail.plain.splitlines()[line]
+        start = text.index("テ")
+        app.screen.selections = {detail: Selection(Offset(start, line), Offset(start + 3, line))}
+        await settle(pilot)
+        assert app.screen.get_selected_text() == "テキス"
+        selected = app.screen.get_component_rich_style("screen--selection").bgcolor
+        drawn = "".join(
+            segment.text
+            for segment in detail.render_line(line - detail.scroll_offset.y)
+            if segment.style is not None and segment.style.bgcolor == selected
+        )
+        assert drawn == "テキス"
+
+
+async def test_detail_pane_narrower_than_an_indent_still_shows_the_text() -> None:
+    conv = Conversation(
+        (
+            Message.assistant(
+                [ReasoningBlock(text="ponder"), TextBlock("said")],
+                tool_calls=[ToolCall("c1", "f", {"k": 7})],
+            ),
+        )
+    )
+    app = MsgViewerApp(conversations=[conv])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        _main(app).tree.go_to(MSG, 0, 0)
+        await settle(pilot)
+        detail = _main(app).detail
+        for width in (1, 2, 3):  # the reasoning bar takes two cells, JSON's indent one
+            detail.styles.min_width = 0
+            detail.styles.width = width + 4  # padding and the scrollbar's gutter
+            await settle(pilot)
+            assert detail.scrollable_content_region.width == width
+            folded = "".join(detail.plain.replace("▌", "").split())
+            for word in ("ponder", '"k":7'):
+                assert word in folded, (width, detail.plain)
+
+
+async def test_focus_moving_in_and_out_of_the_detail_pane_keeps_its_lines() -> None:
+    app = make_app(DEMO)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        detail = _main(app).detail
+        lines = detail._lines
+        await pilot.press("tab")
+        await settle(pilot)
+        assert app.focused is detail
+        await pilot.press("shift+tab")
+        await settle(pilot)
+        assert detail._lines is lines  # not laid out again: same colours, same lines

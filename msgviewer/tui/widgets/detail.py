@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import RenderableType
 from rich.markdown import Markdown
 from rich.segment import Segment
@@ -111,6 +112,7 @@ class DetailPane(ScrollView, can_focus=True):
         """What the pane shows now."""
         self._lines: list[Strip] = []
         self._width = 0
+        self._drawn_in: tuple[Style, ...] = ()
         self._refs_of: tuple[Any, Any] | None = None
 
     def show(self, session: Session | None, row: Row | None) -> None:
@@ -121,6 +123,7 @@ class DetailPane(ScrollView, can_focus=True):
     def refresh_content(self) -> None:
         """Build the pane again for the current row and modes."""
         self.parts = self._build()
+        self._drop_selection()
         self._lay_out()
         self.scroll_to(0, 0, animate=False, immediate=True)
 
@@ -135,6 +138,7 @@ class DetailPane(ScrollView, can_focus=True):
         """Render the parts to lines at the pane's width."""
         width = self.scrollable_content_region.width
         self._width = width
+        self._drawn_in = self._colours()
         lines: list[Strip] = []
         if width > 0:
             console = self.app.console
@@ -142,6 +146,8 @@ class DetailPane(ScrollView, can_focus=True):
             bar_style = base + self.get_component_rich_style("detail--bar")
             for part in self.parts:
                 indent, gap, bar = _LAYOUT.get(part.kind, (0, False, False))
+                if indent >= width:  # no room beside an indent or a bar: the text alone
+                    indent, bar = 0, False
                 style = base
                 component = f"detail--{part.kind}"
                 if component in self.COMPONENT_CLASSES:
@@ -167,15 +173,18 @@ class DetailPane(ScrollView, can_focus=True):
         selection = self.text_selection
         span = selection.get_span(index) if selection is not None else None
         if span is not None:  # text selected with the mouse, drawn as the screen draws it
+            # the span counts characters (as ``plain`` does); the strip is cut in cells
+            text = strip.text
             length = strip.cell_length
-            start = min(span[0], length)
-            end = length if span[1] == -1 else min(max(start, span[1]), length)
-            before, chosen, after = strip.divide([start, end, length])
+            start = min(cell_len(text[: span[0]]), length)
+            end = length if span[1] == -1 else max(start, cell_len(text[: span[1]]))
+            before, chosen, after = strip.divide([start, min(end, length), length])
             # the selection's background over the text's own colours
             bgcolor = self.screen.get_component_rich_style("screen--selection").bgcolor
             chosen = Strip(Segment.apply_style(list(chosen), post_style=Style(bgcolor=bgcolor)))
             strip = Strip.join([before, chosen, after])
-        return strip
+        # where each character is in ``plain``: how the screen maps a mouse drag to text
+        return strip.apply_offsets(0, index)
 
     def get_selection(self, selection: Selection) -> tuple[str, str] | None:
         """The text under a mouse selection (for the screen's copy)."""
@@ -184,13 +193,28 @@ class DetailPane(ScrollView, can_focus=True):
     def selection_updated(self, selection: Selection | None) -> None:
         self.refresh()
 
+    def _drop_selection(self) -> None:
+        """Forget a mouse selection: its lines and columns name text no longer there."""
+        if self.is_mounted and self.text_selection is not None:
+            selections = dict(self.screen.selections)
+            del selections[self]
+            self.screen.selections = selections
+
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        if self.is_mounted and self.parts:
-            self._lay_out()  # the lines carry the old colours (a theme changed, say)
+        # the lines carry the colours they were drawn in: draw them again when those change (a
+        # new theme), not on every update (focus comes and goes; a long text takes a while)
+        if self.is_mounted and self.parts and self._colours() != self._drawn_in:
+            self._lay_out()
+
+    def _colours(self) -> tuple[Style, ...]:
+        """The styles the lines are drawn in."""
+        components = sorted(self.COMPONENT_CLASSES)
+        return (self.rich_style, *(self.get_component_rich_style(c) for c in components))
 
     def on_resize(self, event: events.Resize) -> None:
         if self.scrollable_content_region.width != self._width:
+            self._drop_selection()
             self._lay_out()
 
     # -- building -----------------------------------------------------------------------------
