@@ -296,9 +296,10 @@ def sample(doc: Document) -> Any:
     return {**doc.meta, "messages": [as_dict(m) for m in doc.messages[:SAMPLE]]}
 
 
-def read(doc: Document, ctx: Context) -> list[Conversation]:
+def read(doc: Document, ctx: Context) -> list[Conversation] | None:
     """The conversation of a decoded file; what is not of the common shapes goes to the
-    careful reader as the dict it would have had."""
+    careful reader as the dict it would have had. None when a message would keep more than one
+    key in its metadata: their order in the file (which writing keeps) is not in the records."""
     from . import openai_chat
 
     if type(doc) is list:
@@ -345,5 +346,8 @@ def read(doc: Document, ctx: Context) -> list[Conversation]:
             ):
                 append(plain(role, content))
                 continue
-        append(careful(as_dict(m), ctx, f"{path}[{i}]", links))
+        d = as_dict(m)
+        if len(d.keys() - openai_chat._READ_KEYS.get(role, openai_chat._MESSAGE_KEYS)) > 1:
+            return None
+        append(careful(d, ctx, f"{path}[{i}]", links))
     return [Conversation(tuple(out), openai_chat.NAME, meta)]

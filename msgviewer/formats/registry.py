@@ -284,7 +284,7 @@ def _read_typed(data: Any, format: str | None, file: str | None) -> list[Convers
         return None
     if format is None and _sniff(typed.sample(doc)) != "openai-chat":
         return None
-    return _located(typed.read, doc, Context(file=file))
+    return _located(typed.read, doc, Context(file=file))  # (None: the usual way after all)
 
 
 _TEXT_TYPES = (bytes, bytearray, memoryview, mmap.mmap, str)
