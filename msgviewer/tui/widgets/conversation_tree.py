@@ -22,6 +22,7 @@ from textual.strip import Strip
 from ..labels import RowLabels
 from ..navigation import partner
 from ..tree_model import CONV, MSG, Node, Row, TreeModel, node_of
+from .styles import component_style
 
 STYLE_NAMES = (
     "role-system",
@@ -189,17 +190,8 @@ class ConversationTree(ScrollView, can_focus=True):
 
     def _style(self, name: str) -> Style:
         if self._styles is None:
-            self._styles = {n: self._component_style(f"conversation--{n}") for n in STYLE_NAMES}
+            self._styles = {n: component_style(self, f"conversation--{n}") for n in STYLE_NAMES}
         return self._styles.get(name) or Style()
-
-    def _component_style(self, component: str) -> Style:
-        """A partial style (so the cursor's background shows through), with its colour as the
-        whole style has it: a muted colour is text blended over the background, which a
-        partial style has none of (``$text-muted`` came out white)."""
-        partial = self.get_component_rich_style(component, partial=True)
-        if partial.color is None:
-            return partial
-        return partial + Style(color=self.get_component_rich_style(component).color)
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width

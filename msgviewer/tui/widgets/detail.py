@@ -40,6 +40,7 @@ from ..render import (
 from ..safe import markdown_parser, printable
 from ..session import Session
 from ..tree_model import ARTIFACT, BLOCK, CALL, CONV, INVALID, LINE, MORE, MSG, Row
+from .styles import component_style
 
 MAX_PARTS = 30
 """Blocks and calls of one message the pane lays out; the tree lists every one."""
@@ -143,7 +144,7 @@ class DetailPane(ScrollView, can_focus=True):
         if width > 0:
             console = self.app.console
             base = self.rich_style
-            bar_style = base + self.get_component_rich_style("detail--bar")
+            bar_style = base + component_style(self, "detail--bar")
             for part in self.parts:
                 indent, gap, bar = _LAYOUT.get(part.kind, (0, False, False))
                 if indent >= width:  # no room beside an indent or a bar: the text alone
@@ -151,8 +152,7 @@ class DetailPane(ScrollView, can_focus=True):
                 style = base
                 component = f"detail--{part.kind}"
                 if component in self.COMPONENT_CLASSES:
-                    # whole styles: a muted colour is the text colour blended over the background
-                    style = base + self.get_component_rich_style(component)
+                    style = base + component_style(self, component)
                 if gap and lines:
                     lines.append(Strip.blank(width, base))
                 options = console.options.update_width(max(1, width - indent))
@@ -210,7 +210,7 @@ class DetailPane(ScrollView, can_focus=True):
     def _colours(self) -> tuple[Style, ...]:
         """The styles the lines are drawn in."""
         components = sorted(self.COMPONENT_CLASSES)
-        return (self.rich_style, *(self.get_component_rich_style(c) for c in components))
+        return (self.rich_style, *(component_style(self, c) for c in components))
 
     def on_resize(self, event: events.Resize) -> None:
         if self.scrollable_content_region.width != self._width:

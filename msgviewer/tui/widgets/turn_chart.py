@@ -20,6 +20,7 @@ from textual.strip import Strip
 
 from .. import fmt
 from ..safe import one_line
+from .styles import component_style
 
 LABEL_WIDTH = 30
 NUMBERS_WIDTH = 32
@@ -85,7 +86,7 @@ class TurnChart(ScrollView, can_focus=True):
         self.virtual_size = Size(self.scrollable_content_region.width, len(self.turns))
 
     def _style(self, name: str) -> Style:
-        return self.get_component_rich_style(f"turn-chart--{name}", partial=True)
+        return component_style(self, f"turn-chart--{name}")
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
