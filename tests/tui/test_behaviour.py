@@ -6,6 +6,7 @@ import html
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -380,6 +381,14 @@ async def test_dragging_the_mouse_in_the_detail_pane_selects_the_text_under_it()
         assert detail.text_selection is None
 
 
+async def _detail_of_first_message(pilot: Any) -> Any:
+    """The detail pane, once it shows the first message of the first conversation."""
+    await settle(pilot)
+    _main(pilot.app).tree.go_to(MSG, 0, 0)
+    await settle(pilot)
+    return _main(pilot.app).detail
+
+
 async def test_a_selection_over_wide_characters_is_drawn_over_those_characters() -> None:
     from textual.geometry import Offset
     from textual.selection import Selection
@@ -387,10 +396,7 @@ async def test_a_selection_over_wide_characters_is_drawn_over_those_characters()
     conv = Conversation((Message.user("漢字テキスト and 🙂🎉 emoji"),))
     app = MsgViewerApp(conversations=[conv])
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        _main(app).tree.go_to(MSG, 0, 0)
-        await settle(pilot)
-        detail = _main(app).detail
+        detail = await _detail_of_first_message(pilot)
         line = next(i for i, text in enumerate(detail.plain.splitlines()) if "漢字" in text)
         text = detail.plain.splitlines()[line]
         start = text.index("テ")
@@ -417,10 +423,7 @@ async def test_detail_pane_narrower_than_an_indent_still_shows_the_text() -> Non
     )
     app = MsgViewerApp(conversations=[conv])
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        _main(app).tree.go_to(MSG, 0, 0)
-        await settle(pilot)
-        detail = _main(app).detail
+        detail = await _detail_of_first_message(pilot)
         for width in (1, 2, 3):  # the reasoning bar takes two cells, JSON's indent one
             detail.styles.min_width = 0
             detail.styles.width = width + 4  # padding and the scrollbar's gutter
