@@ -102,13 +102,18 @@ def _history(n: int) -> bytes:
         return dumps(Conversation(tuple(generate(n, 3))), format="openai-chat")
 
 
-def test_an_agent_run_takes_the_typed_way(tmp_path: Path) -> None:
+def test_an_agent_run_takes_the_typed_way(tmp_path: Path, monkeypatch: Any) -> None:
     data = _history(3_000)  # over 1 MiB: read from a memory map
     assert len(data) > 1 << 20
     assert typed.decode(data) is not None
     path = tmp_path / "run.json"
     path.write_bytes(data)
+    typed_reads: list[Any] = []
+    read = typed.read
+    monkeypatch.setattr(typed, "read", lambda doc, ctx: typed_reads.append(doc) or read(doc, ctx))
     [conv] = load(path)
+    assert len(typed_reads) == 1  # load took the typed way (the usual one gives the same)
+    assert loads(data) == [conv] and len(typed_reads) == 2
     assert [conv] == loads(orjson.loads(data))
     assert conv.format == "openai-chat"
     assert conv.metadata == {"model": "gpt-5"}
