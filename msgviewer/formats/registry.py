@@ -265,18 +265,20 @@ def loads(data: bytes | str | Any, *, format: str | None = None) -> list[Convers
 
 
 def _read_typed(data: Any, format: str | None, file: str | None) -> list[Conversation] | None:
-    """A Chat Completions file of the common shapes, decoded straight into typed records (a
-    good part quicker than the usual parse); None for any other input, which goes the usual
-    way. Detection looks at the same values it would otherwise have seen."""
-    if format not in (None, "openai-chat") or not isinstance(data, _TEXT_TYPES):
+    """A msgviewer file, or a Chat Completions file of the common shapes, decoded straight
+    into typed records (a good part quicker than the usual parse); None for any other input,
+    which goes the usual way. Detection looks at the same values it would otherwise have seen."""
+    if format not in (None, "msgviewer", "openai-chat") or not isinstance(data, _TEXT_TYPES):
         return None
     if isinstance(data, memoryview) and not data.c_contiguous:
         return None  # (a strided view: its bytes are a copy, made the usual way)
     head = data[:64]
     if type(head) is str:
         head = head.encode(errors="replace")
-    if format is None and _NATIVE_START.match(head):
-        return None  # a msgviewer file: not worth importing the decoder to be refused
+    if format == "msgviewer" or (format is None and _NATIVE_START.match(head)):
+        from . import _native_typed
+
+        return _native_typed.read(data, file)
     from . import _openai_chat_typed as typed
 
     doc = typed.decode(data)
