@@ -233,11 +233,11 @@ def test_what_orjson_refuses_in_a_free_form_value_is_its_error(value: bytes) -> 
     assert _outcome(lambda: loads(data)) == _usual(data)
 
 
-def _nested(depth: int) -> bytes:
+def _nested(depth: int, role: str = "user") -> bytes:
     """A document whose message metadata nests ``depth`` containers deep in the file."""
     inner = depth - 4  # the document, its messages, the message, the metadata
     value = "[" * inner + "]" * inner
-    return _doc(f'{{"role": "user", "content": "x", "metadata": {{"a": {value}}}}}')
+    return _doc(f'{{"role": "{role}", "content": "x", "metadata": {{"a": {value}}}}}')
 
 
 @pytest.fixture
@@ -249,14 +249,15 @@ def deep_recursion() -> Any:
     sys.setrecursionlimit(limit)
 
 
-def test_nesting_is_read_to_orjsons_depth_and_no_further(deep_recursion: None) -> None:
+@pytest.mark.parametrize("role", ["user", "Human"])  # built by the records, by the careful way
+def test_nesting_is_read_to_orjsons_depth_and_no_further(deep_recursion: None, role: str) -> None:
     # (values this deep are too deep to compare or write: the reads are checked one by one)
-    assert typed.read(_nested(1024), None) is not None  # the deepest orjson reads
-    assert _usual(_nested(1024))[0] != "error"
-    assert typed.read(_nested(1025), None) is None
-    what, message = _usual(_nested(1025))
+    assert typed.read(_nested(1024, role), None) is not None  # the deepest orjson reads
+    assert _usual(_nested(1024, role))[0] != "error"
+    assert typed.read(_nested(1025, role), None) is None
+    what, message = _usual(_nested(1025, role))
     assert what == "error" and "depth" in message
-    assert _outcome(lambda: loads(_nested(1025))) == (what, message)
+    assert _outcome(lambda: loads(_nested(1025, role))) == (what, message)
 
 
 def test_nesting_past_msgspecs_depth_goes_the_usual_way() -> None:
