@@ -299,7 +299,8 @@ def sample(doc: Document) -> Any:
 def read(doc: Document, ctx: Context) -> list[Conversation] | None:
     """The conversation of a decoded file; what is not of the common shapes goes to the
     careful reader as the dict it would have had. None when a message would keep more than one
-    key in its metadata: their order in the file (which writing keeps) is not in the records."""
+    key in its metadata, or its tool calls: their order in the file (which writing keeps) is not
+    in the records."""
     from . import openai_chat
 
     if type(doc) is list:
@@ -347,7 +348,8 @@ def read(doc: Document, ctx: Context) -> list[Conversation] | None:
                 append(plain(role, content))
                 continue
         d = as_dict(m)
-        if len(d.keys() - openai_chat._READ_KEYS.get(role, openai_chat._MESSAGE_KEYS)) > 1:
+        kept = d.keys() - openai_chat._READ_KEYS.get(role, openai_chat._MESSAGE_KEYS)
+        if len(kept) > 1 or "tool_calls" in kept:  # (nor the order of a call's keys)
             return None
         append(careful(d, ctx, f"{path}[{i}]", links))
     return [Conversation(tuple(out), openai_chat.NAME, meta)]
