@@ -33,14 +33,18 @@ def tool_result(content: str, call_id: str) -> Message:
     return _message("tool", content, None, None, call_id, False, (), (), None, {}, (), {})
 
 
-def plain(role: str, content: str) -> Message:
+def plain(role: str, content: str, metadata: dict[str, Any] | None = None) -> Message:
     """A user, system or assistant message of just text (``role`` one of those three)."""
-    return _message(_PLAIN_ROLES[role], content, None, None, None, False, (), (), None, {}, (), {})
-
-
-def assistant_with_calls(content: str | None, calls: tuple[ToolCall, ...]) -> Message:
     return _message(
-        "assistant", content or "", None, None, None, False, calls, (), None, {}, (), {}
+        _PLAIN_ROLES[role], content, None, None, None, False, (), (), None, {}, (), metadata or {}
+    )
+
+
+def assistant_with_calls(
+    content: str | None, calls: tuple[ToolCall, ...], metadata: dict[str, Any] | None = None
+) -> Message:
+    return _message(
+        "assistant", content or "", None, None, None, False, calls, (), None, {}, (), metadata or {}
     )
 
 

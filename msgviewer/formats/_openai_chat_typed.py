@@ -87,6 +87,10 @@ class _Message(Struct, forbid_unknown_fields=True, gc=False):
     name: str | UnsetType | None = UNSET
     tool_calls: list[_Call] | UnsetType | None = UNSET
     tool_call_id: str | UnsetType | None = UNSET
+    # What the SDK's message objects write besides: an empty list of annotations and no
+    # refusal (a refusal is read into the content; annotations are kept in the metadata).
+    refusal: str | UnsetType | None = UNSET
+    annotations: tuple[()] | UnsetType = UNSET
 
 
 _Field = Raw | UnsetType
@@ -277,6 +281,10 @@ def as_dict(m: _Message) -> dict[str, Any]:
         d["tool_calls"] = msgspec.to_builtins(m.tool_calls)
     if m.tool_call_id is not UNSET:
         d["tool_call_id"] = m.tool_call_id
+    if m.refusal is not UNSET:
+        d["refusal"] = m.refusal
+    if m.annotations is not UNSET:
+        d["annotations"] = []
     return d
 
 
@@ -294,6 +302,23 @@ def sample(doc: Document) -> Any:
     if type(doc) is list:
         return [as_dict(m) for m in doc[:SAMPLE]]
     return {**doc.meta, "messages": [as_dict(m) for m in doc.messages[:SAMPLE]]}
+
+
+def _response_fields(m: _Message) -> dict[str, Any] | None:
+    """The metadata the careful reader makes of an assistant's empty annotations and null
+    refusal (None for a refusal, which it reads into the content)."""
+    refusal = m.refusal
+    annotations = m.annotations
+    if refusal is UNSET and annotations is UNSET:
+        return {}
+    if refusal is not UNSET and refusal is not None:
+        return None
+    kept: dict[str, Any] = {}
+    if annotations is not UNSET:
+        kept["annotations"] = []  # (kept as an unknown key: before the refusal it adds)
+    if refusal is None:
+        kept["refusal"] = None
+    return kept
 
 
 def read(doc: Document, ctx: Context) -> list[Conversation] | None:
@@ -319,31 +344,47 @@ def read(doc: Document, ctx: Context) -> list[Conversation] | None:
         if m.name is UNSET:
             if role == "tool":
                 call_id = m.tool_call_id
-                if type(content) is str and type(call_id) is str and m.tool_calls is UNSET:
+                if (
+                    type(content) is str
+                    and type(call_id) is str
+                    and m.tool_calls is UNSET
+                    and m.refusal is UNSET
+                    and m.annotations is UNSET
+                ):
                     answered(call_id, None)
                     append(tool_result(content, call_id))
                     continue
-            elif role == "assistant" and type(m.tool_calls) is list:
-                if content is not UNSET and type(content) is not list and m.tool_call_id is UNSET:
-                    calls = []
-                    for c in m.tool_calls:
-                        fn = c.function
-                        if c.type != "function":
-                            break
-                        call = tool_call(c.id, fn.name, fn.arguments)
-                        if call is None:
-                            break
-                        calls.append(call)
-                    else:
-                        for call in calls:
-                            unanswered[call.id] = call.name
-                        append(assistant_with_calls(content, tuple(calls)))
-                        continue
+            elif role == "assistant" and (kept := _response_fields(m)) is not None:
+                if type(m.tool_calls) is list:
+                    if (
+                        content is not UNSET
+                        and type(content) is not list
+                        and m.tool_call_id is UNSET
+                    ):
+                        calls = []
+                        for c in m.tool_calls:
+                            fn = c.function
+                            if c.type != "function":
+                                break
+                            call = tool_call(c.id, fn.name, fn.arguments)
+                            if call is None:
+                                break
+                            calls.append(call)
+                        else:
+                            for call in calls:
+                                unanswered[call.id] = call.name
+                            append(assistant_with_calls(content, tuple(calls), kept))
+                            continue
+                elif type(content) is str and m.tool_calls is UNSET and m.tool_call_id is UNSET:
+                    append(plain(role, content, kept))
+                    continue
             elif (
                 type(content) is str
                 and m.tool_calls is UNSET
                 and m.tool_call_id is UNSET
-                and (role == "user" or role == "assistant" or role == "system")
+                and m.refusal is UNSET
+                and m.annotations is UNSET
+                and (role == "user" or role == "system")
             ):
                 append(plain(role, content))
                 continue

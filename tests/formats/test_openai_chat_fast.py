@@ -43,8 +43,9 @@ _common = st.one_of(
 )
 _odd_values = st.sampled_from([None, 3, "x", [], {}, [{"type": "text", "text": "hi"}], "developer"])
 _paths = st.sampled_from(
-    [("role",), ("content",), ("tool_call_id",), ("name",), ("refusal",), ("weight",),
-     ("tool_calls",), ("tool_calls", 0, "type"), ("tool_calls", 0, "id"), ("tool_calls", 0, "x"),
+    [("role",), ("content",), ("tool_call_id",), ("name",), ("refusal",), ("annotations",),
+     ("weight",), ("tool_calls",), ("tool_calls", 0, "type"), ("tool_calls", 0, "id"),
+     ("tool_calls", 0, "x"),
      ("tool_calls", 0, "function"), ("tool_calls", 0, "function", "name"),
      ("tool_calls", 0, "function", "arguments"), ("tool_calls", 0, "function", "strict")]
 )  # fmt: skip

@@ -37,10 +37,27 @@ _parts = st.sampled_from(
         {"type": "mystery", "x": 1},
     ]
 )
+# What the SDK's message objects write besides, before or after the other keys.
+_response_fields = st.fixed_dictionaries(
+    {},
+    optional={
+        "refusal": st.sampled_from([None, "no"]),
+        "annotations": st.sampled_from([[], [{"type": "url_citation", "url_citation": {}}]]),
+    },
+)
+
+
+def _with(d: dict[str, Any], parts: Any, more: dict[str, Any], first: bool) -> dict[str, Any]:
+    d = {**d, "content": parts} if parts else d
+    return {**more, **d} if first else {**d, **more}
+
+
 _with_parts = st.builds(
-    lambda d, parts: {**d, "content": parts} if parts else d,
+    _with,
     _message,
     st.one_of(st.none(), st.lists(_parts, min_size=1, max_size=3)),
+    st.one_of(st.just({}), _response_fields),
+    st.booleans(),
 )
 _request = st.fixed_dictionaries(
     {},
@@ -301,3 +318,20 @@ def test_calls_kept_in_a_messages_metadata_keep_their_keys_order() -> None:
     # a developer message has no calls of ours: the metadata keeps them as written
     call = b'{"id": "c", "function": {"arguments": "{}", "name": "f"}, "type": "function"}'
     _assert_as_usual(b'[{"role": "developer", "content": "hi", "tool_calls": [' + call + b"]}]")
+
+
+def test_an_api_responses_empty_fields_are_kept_on_the_typed_way() -> None:
+    # an assistant message as the API returns it: a null refusal and no annotations
+    call = b'{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}'
+    for message in (
+        b'{"role": "assistant", "content": "ok", "refusal": null, "annotations": []}',
+        b'{"role": "assistant", "annotations": [], "content": "ok", "refusal": null}',
+        b'{"role": "assistant", "content": null, "refusal": null, "tool_calls": [' + call + b"]}",
+        b'{"role": "assistant", "content": "ok", "annotations": []}',
+    ):
+        body = b"[" + _HI + b", " + message + b"]"
+        decoded = typed.decode(body)
+        assert decoded is not None and typed.read(decoded, Context()) is not None
+        _assert_as_usual(body)
+    [conv] = loads(body)
+    assert conv.messages[1].metadata == {"annotations": []}
