@@ -78,6 +78,15 @@ def timed_parse(*args, **kw):
     finally:
         seen.setdefault("parsed", time.perf_counter())
 registry.parse = timed_parse
+from msgviewer.formats import _native_typed  # a native file's parse: into typed records
+class TimedDecoder:
+    decoder = _native_typed._decoder
+    def decode(self, data):
+        try:
+            return self.decoder.decode(data)
+        finally:
+            seen.setdefault("parsed", time.perf_counter())
+_native_typed._decoder = TimedDecoder()
 
 async def main():
     app = MsgViewerApp([sys.argv[1]])
