@@ -249,6 +249,8 @@ def _depth(value: Any) -> int:
 
 def _plain(record: Any, enclosing: int) -> Any:
     """A record as the dict ``orjson`` would have made of it (keys in the records' order)."""
+    if enclosing >= _MAX_DEPTH and (type(record) is list or isinstance(record, Struct)):
+        raise _Refused  # (records nest as deep as msgspec may recurse: tool results, citations)
     if type(record) is list:
         return [_plain(item, enclosing + 1) for item in record]
     if type(record) is Raw:

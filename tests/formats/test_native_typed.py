@@ -314,3 +314,24 @@ def test_a_usage_without_its_total_is_given_one() -> None:
     )
     assert _assert_as_usual(data)
     assert loads(data)[0].messages[0].usage.total_tokens == 7
+
+
+def _nested_results(depth: int) -> bytes:
+    """A document whose tool results nest ``depth`` containers deep (a block, its content...)."""
+    levels, odd = divmod(depth - 3, 2)  # the document, its messages, the message
+    content = "[]" if odd else '"x"'
+    for _ in range(levels):
+        content = f'[{{"type": "tool_result", "tool_call_id": "c", "content": {content}}}]'
+    return _doc(f'{{"role": "user", "content": {content}}}')
+
+
+def test_records_nest_to_orjsons_depth_and_no_further(deep_recursion: None) -> None:
+    # (with room to recurse, msgspec decodes records past the depth orjson reads)
+    deepest = _nested_results(1024)
+    assert typed.read(deepest, None) is not None
+    assert _outcome(lambda: loads(deepest))[1] == _usual(deepest)[1]
+    too_deep = _nested_results(1025)
+    assert typed.read(too_deep, None) is None
+    what, message = _usual(too_deep)
+    assert what == "error" and "depth" in message
+    assert _outcome(lambda: loads(too_deep)) == (what, message)
