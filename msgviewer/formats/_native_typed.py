@@ -273,8 +273,10 @@ def read(data: Any, file: str | None) -> list[Conversation] | None:
     one document of the records above, or anything in it the careful decoder refuses."""
     try:
         doc = _decoder.decode(data)
-    except (ValueError, RecursionError):  # DecodeError, ValidationError, UnicodeDecodeError;
-        return None  # nesting past msgspec's depth, which the usual way reports
+    except (ValueError, TypeError, RecursionError):
+        # DecodeError, ValidationError, UnicodeDecodeError; input msgspec does not take (a str
+        # subclass); nesting past msgspec's depth: the usual way reads or reports them all
+        return None
     if doc.format != FORMAT_NAME or doc.version not in SUPPORTED_VERSIONS:
         return None
     try:

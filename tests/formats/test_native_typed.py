@@ -335,3 +335,12 @@ def test_records_nest_to_orjsons_depth_and_no_further(deep_recursion: None) -> N
     what, message = _usual(too_deep)
     assert what == "error" and "depth" in message
     assert _outcome(lambda: loads(too_deep)) == (what, message)
+
+
+def test_text_of_a_str_subclass_reads_as_the_usual_way() -> None:
+    class Text(str):
+        pass
+
+    data = Text(_doc('{"role": "user", "content": "x"}').decode())
+    _assert_as_usual(data)  # (msgspec takes no str subclass: the usual way reads it)
+    assert loads(data)[0].messages[0].text == "x"
