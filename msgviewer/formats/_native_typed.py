@@ -8,8 +8,8 @@ decoder in ``core.serialize`` accepts (or narrower): a value of another type, a 
 record, an unknown block type, fails the decode and the file goes the usual way (``orjson``,
 then ``native.read``), which says what is wrong and where. So this path never decides anything
 the usual way would decide otherwise; a property test holds the two to equal results. (One
-difference is known: of a free-form value given twice in one object, msgspec skips the first
-without checking it, where ``orjson`` would refuse a bad one.)
+difference is known: of a free-form value given twice in one object, or held by a record given
+twice, msgspec skips the first without checking it, where ``orjson`` would refuse a bad one.)
 
 Free-form values (tool call arguments, metadata, ``extra``...) are kept as raw JSON and parsed
 by ``orjson``, so every number and string in them reads as it does on the usual way. A message
