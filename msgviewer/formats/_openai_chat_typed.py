@@ -158,8 +158,10 @@ def decode(data: Any) -> Document | None:
     valid JSON: the usual way then says what is wrong, and where)."""
     try:
         doc = _decoder.decode(data)
-    except (ValueError, RecursionError):  # DecodeError, ValidationError, UnicodeDecodeError;
-        return None  # nesting past msgspec's depth, which the usual way reports
+    except (ValueError, TypeError, RecursionError):
+        # DecodeError, ValidationError, UnicodeDecodeError; input msgspec does not take (a str
+        # subclass); nesting past msgspec's depth: the usual way reads or reports them all
+        return None
     if type(doc) is list:
         return doc or None
     if not doc.messages:

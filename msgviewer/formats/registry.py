@@ -275,7 +275,8 @@ def _read_typed(data: Any, format: str | None, file: str | None) -> list[Convers
     head = data[:64]
     if type(head) is str:
         head = head.encode(errors="replace")
-    if format == "msgviewer" or (format is None and _NATIVE_START.match(head)):
+    native_first = _DETECT_ORDER[0] == "msgviewer"  # (unless a format added ranks before it)
+    if format == "msgviewer" or (format is None and native_first and _NATIVE_START.match(head)):
         from . import _native_typed
 
         return _native_typed.read(data, file)

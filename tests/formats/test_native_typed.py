@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
 import warnings
@@ -14,11 +15,12 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from bench.generate import generate
-from msgviewer import Conversation, dumps, load, loads
+from msgviewer import Conversation, Message, dumps, load, loads
 from msgviewer.core.errors import MsgviewerError
 from msgviewer.core.serialize import to_dict
 from msgviewer.formats import _native_typed as typed
 from msgviewer.formats import registry
+from msgviewer.formats.base import Format
 
 from ..strategies import histories
 
@@ -353,3 +355,22 @@ def test_text_of_a_str_subclass_reads_as_the_usual_way() -> None:
     data = Text(_doc('{"role": "user", "content": "x"}').decode())
     _assert_as_usual(data)  # (msgspec takes no str subclass: the usual way reads it)
     assert loads(data)[0].messages[0].text == "x"
+
+
+def test_a_format_ranked_before_msgviewer_is_asked_first(monkeypatch: Any) -> None:
+    # a format added with a rank before msgviewer's may claim a native file: the usual way asks
+    # it first, and so the typed way is not taken
+    for table in ("_REGISTRY", "_RANKS", "_NAMES", "_DETECT_ORDER"):
+        monkeypatch.setattr(registry, table, copy.copy(getattr(registry, table)))
+    own = Format(
+        name="fixtures",
+        description="replay fixtures titled as such",
+        sniff=lambda value: isinstance(value, dict) and value.get("title") == "fixture",
+        read=lambda value, ctx: [Conversation((), "fixtures", title="fixture")],
+        write=None,
+    )
+    data = dumps(Conversation((Message.user("hi"),), title="fixture"))
+    assert len(loads(data)[0].messages) == 1  # msgviewer's before the format is added
+    registry.register(own, detect_rank=5)
+    assert loads(data) == [Conversation((), "fixtures", title="fixture")]
+    assert loads(data, format="msgviewer")[0].format == "msgviewer"

@@ -335,3 +335,12 @@ def test_an_api_responses_empty_fields_are_kept_on_the_typed_way() -> None:
         _assert_as_usual(body)
     [conv] = loads(body)
     assert conv.messages[1].metadata == {"annotations": []}
+
+
+def test_text_of_a_str_subclass_reads_as_the_usual_way() -> None:
+    class Text(str):
+        pass
+
+    data = Text('[{"role": "user", "content": "hi"}]')
+    assert typed.decode(data) is None  # (msgspec takes no str subclass)
+    assert loads(data)[0].messages[0].text == "hi"
