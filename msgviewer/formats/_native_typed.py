@@ -99,11 +99,15 @@ class _Reasoning(_Block, tag="reasoning"):
     extra: _Json = UNSET
 
 
-class _ToolCallBlock(_Block, tag="tool_call"):
+class _Call(_Block):
     id: _Str
     name: str
     args: Raw
     extra: _Json = UNSET
+
+
+class _ToolCallBlock(_Call, tag="tool_call"):
+    pass
 
 
 class _ToolCallChunk(_Block, tag="tool_call_chunk"):
@@ -114,11 +118,8 @@ class _ToolCallChunk(_Block, tag="tool_call_chunk"):
     extra: _Json = UNSET
 
 
-class _ServerToolCall(_Block, tag="server_tool_call"):
-    id: _Str
-    name: str
-    args: Raw
-    extra: _Json = UNSET
+class _ServerToolCall(_Call, tag="server_tool_call"):
+    pass
 
 
 class _ServerToolResult(_Block, tag="server_tool_result"):

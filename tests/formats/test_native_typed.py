@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from bench.generate import generate
 from msgviewer import Conversation, Message, dumps, load, loads
+from msgviewer.core import serialize
 from msgviewer.core.errors import MsgviewerError
 from msgviewer.core.serialize import to_dict
 from msgviewer.formats import _native_typed as typed
@@ -126,23 +127,7 @@ def _odd_document(draw: st.DrawFn) -> dict[str, Any]:
             continue
         m = draw(st.sampled_from(messages))
         if where == "message":
-            key = draw(
-                st.sampled_from(
-                    [
-                        "role",
-                        "content",
-                        "id",
-                        "is_error",
-                        "tool_calls",
-                        "invalid_tool_calls",
-                        "usage",
-                        "response_metadata",
-                        "artifacts",
-                        "metadata",
-                        "weight",
-                    ]
-                )
-            )
+            key = draw(st.sampled_from([*sorted(serialize._MESSAGE_KEYS), "weight"]))
             values = _ODD_ROLES if key == "role" and draw(st.booleans()) else _ODD_VALUES
             if key == "usage" and draw(st.booleans()):
                 values = [{"input_tokens": v} for v in _ODD_VALUES] + [{"extra": {"x": 1}}]
