@@ -23,7 +23,7 @@ import msgspec
 import orjson
 from msgspec import UNSET, Raw, Struct, UnsetType
 
-from ..core.message import Message
+from ..core.message import Message, ToolCall
 from ._openai_chat_fast import assistant_with_calls, plain, tool_call, tool_result
 from .base import Context, Conversation
 
@@ -323,6 +323,18 @@ def _response_fields(m: _Message) -> dict[str, Any] | None:
     return kept
 
 
+def _calls(records: list[_Call]) -> tuple[ToolCall, ...] | None:
+    """Function calls whose arguments are a JSON object; None for any other call."""
+    calls = []
+    for c in records:
+        fn = c.function
+        call = tool_call(c.id, fn.name, fn.arguments) if c.type == "function" else None
+        if call is None:
+            return None
+        calls.append(call)
+    return tuple(calls)
+
+
 def read(doc: Document, ctx: Context) -> list[Conversation] | None:
     """The conversation of a decoded file; what is not of the common shapes goes to the
     careful reader as the dict it would have had. None when a message would keep more than one
@@ -356,29 +368,20 @@ def read(doc: Document, ctx: Context) -> list[Conversation] | None:
                     answered(call_id, None)
                     append(tool_result(content, call_id))
                     continue
-            elif role == "assistant" and (kept := _response_fields(m)) is not None:
+            elif role == "assistant" and (response := _response_fields(m)) is not None:
                 if type(m.tool_calls) is list:
                     if (
                         content is not UNSET
                         and type(content) is not list
                         and m.tool_call_id is UNSET
+                        and (calls := _calls(m.tool_calls)) is not None
                     ):
-                        calls = []
-                        for c in m.tool_calls:
-                            fn = c.function
-                            if c.type != "function":
-                                break
-                            call = tool_call(c.id, fn.name, fn.arguments)
-                            if call is None:
-                                break
-                            calls.append(call)
-                        else:
-                            for call in calls:
-                                unanswered[call.id] = call.name
-                            append(assistant_with_calls(content, tuple(calls), kept))
-                            continue
+                        for call in calls:
+                            unanswered[call.id] = call.name
+                        append(assistant_with_calls(content, calls, response))
+                        continue
                 elif type(content) is str and m.tool_calls is UNSET and m.tool_call_id is UNSET:
-                    append(plain(role, content, kept))
+                    append(plain(role, content, response))
                     continue
             elif (
                 type(content) is str

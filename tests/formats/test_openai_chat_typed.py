@@ -344,3 +344,11 @@ def test_text_of_a_str_subclass_reads_as_the_usual_way() -> None:
     data = Text('[{"role": "user", "content": "hi"}]')
     assert typed.decode(data) is None  # (msgspec takes no str subclass)
     assert loads(data)[0].messages[0].text == "hi"
+
+
+def test_a_call_of_another_type_goes_to_the_careful_reader() -> None:
+    call = b'{"id": "c", "type": "custom", "function": {"name": "f", "arguments": "{}"}}'
+    body = b'[{"role": "assistant", "content": null, "tool_calls": [' + call + b"]}]"
+    _assert_as_usual(body)
+    [message] = loads(body)[0].messages
+    assert message.tool_calls[0].extra == {"type": "custom"}
