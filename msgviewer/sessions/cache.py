@@ -46,7 +46,7 @@ class SummaryCache:
             except (OSError, orjson.JSONDecodeError):
                 self.entries = {}
 
-    def get(self, path: str, stamp: list[int]) -> Summary | None | object:
+    def get(self, path: str, stamp: list[int]) -> Summary | object | None:
         """The cached summary (None for a file known not to be a conversation), else ``MISS``."""
         entry = self.entries.get(path)
         if not isinstance(entry, dict) or entry.get("stamp") != stamp:
