@@ -32,6 +32,7 @@ from .common import (
     reported_warnings,
     write_output,
 )
+from .sessions import cmd_grep, cmd_sessions
 from .stats import cmd_stats
 
 # -- convert -----------------------------------------------------------------------------
@@ -307,4 +308,6 @@ COMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
     "lint": cmd_lint,
     "print": cmd_print,
     "formats": cmd_formats,
+    "sessions": cmd_sessions,
+    "grep": cmd_grep,
 }
