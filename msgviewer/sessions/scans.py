@@ -10,7 +10,6 @@ calls is one message), which the tests check against the readers on the samples.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -24,11 +23,10 @@ _TIMESTAMP = re.compile(rb'"timestamp"\s*:\s*"([^"]{10,40})"')
 _USER_RESULT = re.compile(rb'"type"\s*:\s*"tool_result"')
 
 
-def lines(data: bytes) -> Iterator[bytes]:
-    """The non-blank lines of ``data`` (views are not needed: ``split`` is the fastest cut)."""
-    for line in data.split(b"\n"):
-        if line.strip():
-            yield line
+def lines(data: bytes) -> list[bytes]:
+    """The lines of ``data`` (``split`` is the fastest cut; a blank line fails to parse and is
+    passed over like any broken one)."""
+    return data.split(b"\n")
 
 
 def _loads(line: bytes) -> Any:
@@ -57,9 +55,10 @@ class ClaudeScan:
                 if stamp and main:
                     self._stamp(stamp.group(1).decode("ascii", "replace"))
                 continue
-            rec = _loads(line)
-            if type(rec) is dict:
-                self._record(rec, main)
+            if line:
+                rec = _loads(line)
+                if type(rec) is dict:
+                    self._record(rec, main)
 
     def _stamp(self, ts: Any) -> None:
         if isinstance(ts, str):
@@ -112,12 +111,12 @@ def _cheap_user_result(line: bytes) -> bool:
 
 
 def _anthropic_tokens(usage: dict[str, Any]) -> tuple[int, int]:
-    def n(key: str) -> int:
+    prompt = 0
+    for key in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"):
         v = usage.get(key)
-        return v if type(v) is int else 0
-
-    prompt = n("input_tokens") + n("cache_creation_input_tokens") + n("cache_read_input_tokens")
-    return prompt, n("output_tokens")
+        prompt += v if type(v) is int else 0
+    out = usage.get("output_tokens")
+    return prompt, out if type(out) is int else 0
 
 
 def _text(content: Any) -> str | None:
@@ -147,7 +146,7 @@ def scan_codex(data: bytes, s: Summary) -> None:
     """A Codex rollout: its meta line, turn contexts, response items and token counts."""
     in_turn = False  # an assistant message is open: reasoning and calls join it
     for line in lines(data):
-        rec = _loads(line)
+        rec = _loads(line) if line else None
         if type(rec) is not dict:
             continue
         ts = rec.get("timestamp")
@@ -193,3 +192,37 @@ def scan_codex(data: bytes, s: Summary) -> None:
                 i, o = total.get("input_tokens"), total.get("output_tokens")
                 s.input_tokens = i if type(i) is int else s.input_tokens
                 s.output_tokens = o if type(o) is int else s.output_tokens
+
+
+# -- Gemini CLI -------------------------------------------------------------------------
+
+
+def scan_gemini_cli(value: Any, s: Summary) -> bool:
+    """A Gemini CLI chat (one JSON document): False when its shape is not the expected one."""
+    messages = value.get("messages") if isinstance(value, dict) else None
+    if not isinstance(messages, list):
+        return False
+    s.started = value.get("startTime") if isinstance(value.get("startTime"), str) else None
+    s.updated = value.get("lastUpdated") if isinstance(value.get("lastUpdated"), str) else None
+    for m in messages:
+        if not isinstance(m, dict):
+            return False
+        kind = m.get("type")
+        s.messages += 1
+        calls = m.get("toolCalls")
+        if kind == "gemini":
+            add_model(s.models, m.get("model"))
+            t = m.get("tokens")
+            if isinstance(t, dict):
+                for key, into in (("input", "input_tokens"), ("output", "output_tokens")):
+                    v = t.get(key)
+                    setattr(s, into, getattr(s, into) + (v if type(v) is int else 0))
+                v = t.get("thoughts")  # generated tokens: reasoning counts as output
+                s.output_tokens += v if type(v) is int else 0
+            if isinstance(calls, list):
+                s.messages += sum(1 for c in calls if isinstance(c, dict) and "result" in c)
+        elif kind == "user" and s.title is None:
+            text = _text(m.get("content"))
+            if text is not None and is_prompt(text):
+                s.title = one_line(text)
+    return True

@@ -7,11 +7,13 @@ import os
 import warnings
 from pathlib import Path
 
+import orjson
+
 from ..core.errors import MsgviewerError
 from ..formats import FormatWarning, detect, loads
 from .generic import from_conversations
 from .places import SessionFile
-from .scans import ClaudeScan, scan_codex
+from .scans import ClaudeScan, scan_codex, scan_gemini_cli
 from .summary import Summary
 
 _HEAD_LINES = 20
@@ -69,6 +71,8 @@ def summarise(file: SessionFile) -> Summary | None:
         scan.finish()
     elif fmt == "codex":
         scan_codex(data, s)
+    elif fmt == "gemini-cli" and _gemini(data, s):
+        pass
     else:
         try:
             with warnings.catch_warnings():
@@ -80,6 +84,13 @@ def summarise(file: SessionFile) -> Summary | None:
     if s.project is None:
         s.project = _folder(file.path)
     return s
+
+
+def _gemini(data: bytes, s: Summary) -> bool:
+    try:
+        return scan_gemini_cli(orjson.loads(data), s)
+    except orjson.JSONDecodeError:
+        return False
 
 
 def _folder(path: Path) -> str:
