@@ -1,7 +1,9 @@
 """The ``msgviewer`` command.
 
-``msgviewer [FILE...]`` opens the app; ``msgviewer SUBCOMMAND ...`` runs one of the commands
-for scripts and CI (``stats``, ``convert``, ``trim``, ``lint``, ``print``, ``formats``).
+``msgviewer [FILE...]`` opens the app (``msgviewer DIR``, or no file when a standard place
+holds sessions: the session browser); ``msgviewer SUBCOMMAND ...`` runs one of the commands
+for scripts and CI (``stats``, ``convert``, ``trim``, ``lint``, ``print``, ``formats``,
+``sessions``, ``grep``).
 
 Exit codes: 0 success; 1 problems found (``lint``) or data would be lost (``--strict``);
 2 bad usage or unreadable input, reported as one line on stderr.
@@ -23,7 +25,8 @@ def _view_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="msgviewer",
         description=(
-            "Look inside LLM conversations. With no file, opens a bundled sample. "
+            "Look inside LLM conversations. With a folder, or no file when ~/.claude, ~/.codex,"
+            " ~/.gemini or ./logs hold sessions, opens the session browser; else a bundled sample. "
             f"Commands: {', '.join(COMMANDS)} (msgviewer COMMAND --help)."
         ),
         epilog="example: msgviewer ~/.claude/projects/myproj/session.jsonl --follow",
@@ -32,6 +35,18 @@ def _view_parser() -> argparse.ArgumentParser:
     parser.add_argument("--follow", "-f", action="store_true", help="tail a growing JSONL file")
     parser.add_argument("--format", help="read as this format instead of detecting it")
     return parser
+
+
+def _browse(files: list[str]) -> list[str] | None:
+    """Folders to browse: the folders given, or none (the standard places) when no file is
+    given and some standard place exists; None to open files (or the bundled sample)."""
+    import os
+
+    if files:
+        return files if all(os.path.isdir(f) for f in files) else None
+    from ..sessions import standard_places
+
+    return [] if standard_places() else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -47,6 +62,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = _view_parser().parse_args(args_list)
         from ..tui import run  # the app is imported only when it is wanted
 
+        browse = _browse(args.files)
+        if browse is not None:
+            return run([], browse=browse)
         return run(args.files, follow=args.follow, format=args.format)
     except MsgviewerError as exc:
         return fail(str(exc))

@@ -14,14 +14,21 @@ if TYPE_CHECKING:
 __all__ = ["MsgViewerApp", "run"]
 
 
-def run(files: Sequence[str], *, follow: bool = False, format: str | None = None) -> int:
-    """Open ``files`` (the bundled sample if none) in the app; the exit code when it closes.
+def run(
+    files: Sequence[str],
+    *,
+    follow: bool = False,
+    format: str | None = None,
+    browse: Sequence[str] | None = None,
+) -> int:
+    """Open ``files`` (the bundled sample if none) in the app, or with ``browse`` the session
+    browser on those folders; the exit code when it closes.
 
     0 normally; 1 when the file could not be read (the app showed why).
     """
     from .app import MsgViewerApp
 
-    app = MsgViewerApp(list(files), follow=follow, format=format)
+    app = MsgViewerApp(list(files), follow=follow, format=format, browse=browse)
     app.run()
     if app.return_code not in (None, 0):
         return app.return_code

@@ -36,9 +36,13 @@ class MsgViewerApp(App[int]):
         follow: bool = False,
         format: str | None = None,
         conversations: Sequence[Conversation] | None = None,
+        browse: Sequence[str] | None = None,
     ) -> None:
-        """Open ``paths`` (the bundled sample if none), or already-loaded ``conversations``."""
+        """Open ``paths`` (the bundled sample if none), or already-loaded ``conversations``;
+        with ``browse``, the list of sessions under those folders (the standard places if
+        empty) instead."""
         super().__init__()
+        self.browse = None if browse is None else list(browse)
         self.paths = list(paths or [])
         self.follow = follow
         self.format = format
@@ -47,6 +51,10 @@ class MsgViewerApp(App[int]):
     def get_default_screen(self) -> Screen:
         from .screens.main import MainScreen
 
+        if self.browse is not None:
+            from .screens.sessions import SessionsScreen
+
+            return SessionsScreen(self.browse)
         session = None
         if self.conversations is not None:
             session = Session.from_conversations(self.conversations)
