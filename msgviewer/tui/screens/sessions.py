@@ -45,6 +45,13 @@ def _when(s: Summary) -> str:
     return value[:16].replace("T", " ") if value else "—"
 
 
+def _cut(text: str, width: int, *, left: bool = False) -> str:
+    """``text`` in at most ``width`` cells: its end kept (``left``) or its start."""
+    if len(text) <= width:
+        return text
+    return "…" + text[-(width - 1) :] if left else text[: width - 1] + "…"
+
+
 class SessionsScreen(Screen[None]):
     """The list of sessions, a preview of the selected one, and search across all of them."""
 
@@ -64,9 +71,9 @@ class SessionsScreen(Screen[None]):
         layout: vertical;
         #query { border: none; height: 1; padding: 0 1; background: $boost; }
         #browser { height: 1fr; }
-        #sessions, #hits { width: 3fr; border-right: tall $panel; }
+        #sessions, #hits { width: 1fr; border-right: tall $panel; }
         #hits { display: none; }
-        #preview { width: 2fr; padding: 0 1; }
+        #preview { width: 44; padding: 0 1; }
         #progress { height: 1; background: $panel; color: $text-muted; padding: 0 1; }
         &.-searching #sessions { display: none; }
         &.-searching #hits { display: block; }
@@ -80,6 +87,7 @@ class SessionsScreen(Screen[None]):
         self.searching = False
         self.previews: dict[str, Any] = {}
         self._selected: str | None = None
+        self._moved = False
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="◆")
@@ -98,7 +106,7 @@ class SessionsScreen(Screen[None]):
     def on_mount(self) -> None:
         self.sub_title = "sessions"
         t = self.query_one("#sessions", DataTable)
-        t.add_columns("When", "Project", "Format", "Msgs", "Tokens", "Model", "First prompt")
+        t.add_columns("When", "First prompt", "Project", "Msgs", "Tokens", "Model", "Format")
         self.query_one("#hits", DataTable).add_columns("Session / message", "Hit")
         self.query_one("#query", Input).focus()
         self._show_progress(self.model.progress())
@@ -138,25 +146,27 @@ class SessionsScreen(Screen[None]):
 
     def _fill_sessions(self) -> None:
         table = self.query_one("#sessions", DataTable)
-        keep = self._selected
+        # Until the reader moves, the newest session stays selected as newer ones arrive.
+        keep = self._selected if self._moved else None
         table.clear()
         for s in self.model.rows:
             total = s.input_tokens + s.output_tokens
             table.add_row(
                 _when(s),
-                Text(printable(s.project or "")[-30:]),
-                s.format,
+                Text(_cut(printable(s.title or "(no prompt)"), 48)),
+                Text(_cut(printable(s.project or ""), 22, left=True)),
                 Text(str(s.messages), justify="right"),
                 Text(fmt.tokens(total) if total else "—", justify="right"),
-                Text(printable(s.models[0] if s.models else "—")[:26]),
-                Text(printable(s.title or "(no prompt)")[:120]),
+                Text(_cut(printable(s.models[0] if s.models else "—"), 24)),
+                s.format,
                 key=s.path,
             )
         at = self.model.index_of(keep)
         if at is not None:
             table.move_cursor(row=at, animate=False)
         elif self.model.rows:
-            self._select(self.model.rows[table.cursor_row if table.cursor_row >= 0 else 0].path)
+            table.move_cursor(row=0, animate=False)
+            self._select(self.model.rows[0].path)
         self._show_progress(self.model.progress())
 
     def _show_progress(self, text: str) -> None:
@@ -167,10 +177,12 @@ class SessionsScreen(Screen[None]):
     @on(Input.Changed, "#query")
     def _query_changed(self, event: Input.Changed) -> None:
         if not self.searching:
+            self._moved = self._moved or bool(event.value)
             self.model.set_filter(event.value)
             self._fill_sessions()
 
     def action_move(self, step: int) -> None:
+        self._moved = True
         table = self.table
         if table.row_count:
             table.move_cursor(row=max(0, min(table.row_count - 1, table.cursor_row + step)))
@@ -210,7 +222,7 @@ class SessionsScreen(Screen[None]):
         if isinstance(shown, str):
             text.append(printable(shown), style="red")
         for role, line in shown if not isinstance(shown, str) else ():
-            text.append(f"{role:<9}", style=_ROLE_STYLE.get(role, ""))
+            text.append(f"{role:<10}", style=_ROLE_STYLE.get(role, ""))
             text.append(line + "\n")
         self.query_one("#preview", Static).update(text)
 
