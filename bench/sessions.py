@@ -30,11 +30,46 @@ sys.path.insert(0, str(ROOT))
 
 from bench._common import figure, summary  # noqa: E402
 
-WORDS = (
-    "the agent reads file config module test error value request response cache token "
-    "function call result search query index build deploy check parse render stream context "
-    "model commit branch diff patch shell output path line import class return"
-).split()
+WORDS = [
+    "the",
+    "agent",
+    "reads",
+    "file",
+    "config",
+    "module",
+    "test",
+    "error",
+    "value",
+    "request",
+    "response",
+    "cache",
+    "token",
+    "function",
+    "call",
+    "result",
+    "search",
+    "query",
+    "index",
+    "build",
+    "deploy",
+    "check",
+    "parse",
+    "render",
+    "stream",
+    "context",
+    "model",
+    "commit",
+    "branch",
+    "diff",
+    "patch",
+    "shell",
+    "output",
+    "path",
+    "line",
+    "import",
+    "class",
+    "return",
+]
 RARE = "quetzalcoatl"
 
 
