@@ -211,4 +211,17 @@ def _totals(
     )
 
 
-__all__ = ["MODEL", "TOOL", "Step", "Timing", "TurnTime", "timing"]
+def format_seconds(seconds: float) -> str:
+    """A duration for people: ``0.25 s``, ``42.1 s``, ``4m 05s``, ``2h 03m``."""
+    if seconds < 10:
+        return f"{seconds:.2f} s"
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, secs = divmod(round(seconds), 60)
+    if minutes < 60:
+        return f"{minutes}m {secs:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h {minutes:02d}m"
+
+
+__all__ = ["MODEL", "TOOL", "Step", "Timing", "TurnTime", "format_seconds", "timing"]
