@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from ..core.errors import MsgviewerError
 from ..formats.io import INT_DIGITS
 from .commands import COMMANDS
-from .common import fail
+from .common import add_prices, fail
 
 
 def _view_parser() -> argparse.ArgumentParser:
@@ -31,6 +31,7 @@ def _view_parser() -> argparse.ArgumentParser:
     parser.add_argument("files", nargs="*", help="conversation files (any supported format)")
     parser.add_argument("--follow", "-f", action="store_true", help="tail a growing JSONL file")
     parser.add_argument("--format", help="read as this format instead of detecting it")
+    add_prices(parser)
     return parser
 
 
@@ -47,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = _view_parser().parse_args(args_list)
         from ..tui import run  # the app is imported only when it is wanted
 
-        return run(args.files, follow=args.follow, format=args.format)
+        return run(args.files, follow=args.follow, format=args.format, prices=args.prices)
     except MsgviewerError as exc:
         return fail(str(exc))
     except BrokenPipeError:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import partial
+from typing import Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
@@ -36,13 +37,18 @@ class MsgViewerApp(App[int]):
         follow: bool = False,
         format: str | None = None,
         conversations: Sequence[Conversation] | None = None,
+        prices: dict[str, Any] | None = None,
     ) -> None:
-        """Open ``paths`` (the bundled sample if none), or already-loaded ``conversations``."""
+        """Open ``paths`` (the bundled sample if none), or already-loaded ``conversations``.
+
+        ``prices``: price overrides for the cost figures (see ``formats.prices``).
+        """
         super().__init__()
         self.paths = list(paths or [])
         self.follow = follow
         self.format = format
         self.conversations = conversations
+        self.prices = prices
 
     def get_default_screen(self) -> Screen:
         from .screens.main import MainScreen
@@ -50,7 +56,10 @@ class MsgViewerApp(App[int]):
         session = None
         if self.conversations is not None:
             session = Session.from_conversations(self.conversations)
-        return MainScreen(self.paths, format=self.format, follow=self.follow, session=session)
+            session.prices = self.prices
+        return MainScreen(
+            self.paths, format=self.format, follow=self.follow, session=session, prices=self.prices
+        )
 
     @property
     def main_screen(self):  # type: ignore[no-untyped-def]
