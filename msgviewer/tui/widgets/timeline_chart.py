@@ -103,7 +103,7 @@ class TimelineChart(ScrollView, can_focus=True):
         elif row.kind == HEADING:
             text.append(row.label, self._style("heading"))
         else:
-            label = one_line(row.label, LABEL_WIDTH - 1)
+            label = one_line(row.label, LABEL_WIDTH - 3)  # (an ellipsis adds two cells)
             text.append(f"{label:<{LABEL_WIDTH}}", self._style("label"))
             model = max(1 if row.model_s else 0, round(row.model_s * scale))
             tool = max(1 if row.tool_s else 0, round(row.tool_s * scale))
