@@ -259,3 +259,16 @@ def test_dollars_for_people() -> None:
         "$0.0031",
         "$1,234.50",
     ]
+
+
+def test_prices_never_come_from_the_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a price lookup opened a network connection")
+
+    monkeypatch.setattr(socket, "socket", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    usage = Usage(input_tokens=1_000_000, output_tokens=1_000_000)
+    message = Message.assistant("x", usage=usage, response_metadata={"model": "gpt-4o-mini"})
+    assert cost_totals([message], provider="openai").total_usd == pytest.approx(0.75)
