@@ -26,6 +26,7 @@ SHOTS: dict[str, tuple[str, list[str]]] = {
     "overview": ("demo-agent-run.json", ["j", "j", "l", "j", "j"]),
     "tool-linkage": ("demo-agent-run.json", ["j", "j", "l", "j", "j", "j", "j", "t"]),
     "usage": ("demo-agent-run.json", ["u"]),
+    "timeline": ("claude-code-session.jsonl", ["m"]),
     "reasoning": ("demo-agent-run.json", ["j", "j", "l", "j", "l"]),
     "media": ("demo-agent-run.json", ["j", "l", "j", "j"]),
     "sub-agent": ("claude-code-session.jsonl", ["j", "j", "j", "j", "l", "j", "l", "j"]),

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from ..core.errors import MsgviewerError
 from ..formats.io import INT_DIGITS
 from .commands import COMMANDS
-from .common import fail
+from .common import add_prices, fail
 
 
 def _view_parser() -> argparse.ArgumentParser:
@@ -34,6 +34,7 @@ def _view_parser() -> argparse.ArgumentParser:
     parser.add_argument("files", nargs="*", help="conversation files (any supported format)")
     parser.add_argument("--follow", "-f", action="store_true", help="tail a growing JSONL file")
     parser.add_argument("--format", help="read as this format instead of detecting it")
+    add_prices(parser)
     return parser
 
 
@@ -64,8 +65,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         browse = _browse(args.files)
         if browse is not None:
-            return run([], browse=browse)
-        return run(args.files, follow=args.follow, format=args.format)
+            return run([], browse=browse, prices=args.prices)
+        return run(args.files, follow=args.follow, format=args.format, prices=args.prices)
     except MsgviewerError as exc:
         return fail(str(exc))
     except BrokenPipeError:

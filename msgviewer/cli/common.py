@@ -55,6 +55,15 @@ def add_input(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_prices(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--prices",
+        metavar="FILE",
+        help='TOML file of [models."NAME"] rates (input, output, cache_read, cache_write per '
+        "million tokens) overriding or adding prices; default: $MSGVIEWER_PRICES",
+    )
+
+
 def add_output(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", help="write here (atomically) instead of stdout")
 

@@ -20,15 +20,21 @@ def run(
     follow: bool = False,
     format: str | None = None,
     browse: Sequence[str] | None = None,
+    prices: str | None = None,
 ) -> int:
     """Open ``files`` (the bundled sample if none) in the app, or with ``browse`` the session
     browser on those folders; the exit code when it closes.
 
+    ``prices``: a TOML file of price overrides (else ``MSGVIEWER_PRICES``'s), read before the
+    app opens so a bad one is a one-line error.
+
     0 normally; 1 when the file could not be read (the app showed why).
     """
+    from ..formats.prices import prices_from
     from .app import MsgViewerApp
 
-    app = MsgViewerApp(list(files), follow=follow, format=format, browse=browse)
+    overrides = prices_from(prices)
+    app = MsgViewerApp(list(files), follow=follow, format=format, browse=browse, prices=overrides)
     app.run()
     if app.return_code not in (None, 0):
         return app.return_code

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import partial
+from typing import Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
@@ -37,16 +38,21 @@ class MsgViewerApp(App[int]):
         format: str | None = None,
         conversations: Sequence[Conversation] | None = None,
         browse: Sequence[str] | None = None,
+        prices: dict[str, Any] | None = None,
     ) -> None:
         """Open ``paths`` (the bundled sample if none), or already-loaded ``conversations``;
         with ``browse``, the list of sessions under those folders (the standard places if
-        empty) instead."""
+        empty) instead.
+
+        ``prices``: price overrides for the cost figures (see ``formats.prices``).
+        """
         super().__init__()
         self.browse = None if browse is None else list(browse)
         self.paths = list(paths or [])
         self.follow = follow
         self.format = format
         self.conversations = conversations
+        self.prices = prices
 
     def get_default_screen(self) -> Screen:
         from .screens.main import MainScreen
@@ -58,7 +64,10 @@ class MsgViewerApp(App[int]):
         session = None
         if self.conversations is not None:
             session = Session.from_conversations(self.conversations)
-        return MainScreen(self.paths, format=self.format, follow=self.follow, session=session)
+            session.prices = self.prices
+        return MainScreen(
+            self.paths, format=self.format, follow=self.follow, session=session, prices=self.prices
+        )
 
     @property
     def main_screen(self):  # type: ignore[no-untyped-def]

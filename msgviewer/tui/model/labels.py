@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.cost import format_usd
 from ...core.message import Message
 from . import fmt
 from .media import is_media
@@ -131,7 +132,22 @@ class RowLabels:
         if calls:
             right.append(self._once("calls", message, lambda: self._calls_badge(data, m, calls)))
         right.append(self._once("tokens", message, lambda: self._tokens(message)))
+        if self.model.show_cost and role == "assistant":
+            right.append(self._cost(data, m, message))
         return left, right
+
+    def _cost(self, data: Any, m: int, message: Message) -> Piece:
+        # What the call cost, once priced: blank for a message without usage (or not yet
+        # analysed), "unpriced" for a model without a known price.
+        cost = data.cost
+        if cost is None:
+            return (f"{'':>9}", "cost")
+        dollars = cost.of(m)
+        if dollars is None:
+            usage = message.usage
+            text = "unpriced" if usage is not None and not usage.is_empty() else ""
+            return (f"{text:>9}", "dim")
+        return (f"{format_usd(dollars):>9}", "cost")
 
     def _calls_badge(self, data: Any, m: int, n: int) -> Piece:
         links = data.links

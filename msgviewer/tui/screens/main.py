@@ -51,6 +51,8 @@ class MainScreen(SearchingScreen):
         Binding("f", "filter", "Filter", id="filter"),
         Binding("colon", "goto", "Go to #", id="goto"),
         Binding("u", "usage", "Usage", id="usage"),
+        Binding("m", "timeline", "Timeline", id="timeline", show=False),
+        Binding("dollar_sign", "cost_column", "Cost column", id="cost-column", show=False),
         Binding("p", "problems", "Problems", id="problems"),
         Binding("r", "raw", "Raw/Markdown", id="raw", show=False),
         Binding("s", "source", "Source", id="source", show=False),
@@ -84,8 +86,10 @@ class MainScreen(SearchingScreen):
         format: str | None = None,
         follow: bool = False,
         session: Session | None = None,
+        prices: dict[str, Any] | None = None,
     ) -> None:
         super().__init__()
+        self.prices = prices
         self.paths = paths
         self.format = format
         self.follow_on_load = follow
@@ -282,6 +286,21 @@ class MainScreen(SearchingScreen):
     def _usage_jump(self, target: tuple[int, int] | None) -> None:
         if target is not None:
             self.tree.go_to(MSG, *target)
+
+    def action_timeline(self) -> None:
+        """Where the time went: turns as model and tool time, the gaps, the slowest steps."""
+        if self.session is None:
+            return
+        from .timeline import TimelineScreen
+
+        self.app.push_screen(TimelineScreen(self.session), self._usage_jump)
+
+    def action_cost_column(self) -> None:
+        """Show or hide what each assistant message cost, beside its tokens."""
+        if self.model is None:
+            return
+        self.model.show_cost = not self.model.show_cost
+        self.tree.data_changed()
 
     def action_problems(self) -> None:
         panel = self.query_one(ProblemsPanel)

@@ -6,6 +6,8 @@ the browser (which kept its place), unless there are unsaved edits.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..model.rows import MSG
 from ..model.session import Session
 from .main import MainScreen
@@ -14,8 +16,14 @@ from .main import MainScreen
 class OpenedScreen(MainScreen):
     """The main screen on one session, with a way back to the list."""
 
-    def __init__(self, path: str, *, at: tuple[int, int] | None = None) -> None:
-        super().__init__([path])
+    def __init__(
+        self,
+        path: str,
+        *,
+        at: tuple[int, int] | None = None,
+        prices: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__([path], prices=prices)
         self.at = at
 
     def _loaded(self, session: Session) -> None:

@@ -237,9 +237,13 @@ class SessionsScreen(Screen[None]):
                 return
             row: HitRow = self.model.hits[table.cursor_row]
             at = (row.hit.conversation, row.hit.message) if row.hit else None
-            self.app.push_screen(OpenedScreen(row.path, at=at))
+            self.app.push_screen(
+                OpenedScreen(row.path, at=at, prices=getattr(self.app, "prices", None))
+            )
         elif self.model.rows and self._selected is not None:
-            self.app.push_screen(OpenedScreen(self._selected))
+            self.app.push_screen(
+                OpenedScreen(self._selected, prices=getattr(self.app, "prices", None))
+            )
 
     def action_search(self) -> None:
         if self.searching:

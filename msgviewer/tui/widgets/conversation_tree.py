@@ -71,6 +71,7 @@ class ConversationTree(ScrollView, can_focus=True):
         & > .conversation--reasoning { color: $text-muted; text-style: italic; }
         & > .conversation--media { color: $text-primary; }
         & > .conversation--tokens { color: $text-muted; }
+        & > .conversation--cost { color: $text-success; }
         & > .conversation--line { color: $foreground; }
         & > .conversation--gutter { color: $text-muted; }
         & > .conversation--conv { color: $text-primary; text-style: bold; }

@@ -34,6 +34,7 @@ STYLE_NAMES = (
     "reasoning",
     "media",
     "tokens",
+    "cost",
     "line",
     "gutter",
     "conv",
