@@ -1,7 +1,7 @@
 """The two small diffs a message diff is made of: words of a text, and JSON values by path.
 
-``word_diff`` splits on whitespace (kept with the word before it, so joining the pieces gives
-each side back) and aligns the words; ``json_diff`` walks two JSON values and names each leaf
+``word_diff`` splits a text into words and the whitespace between them (joining the pieces
+gives each side back) and aligns the words; ``json_diff`` walks two JSON values and names each leaf
 that differs by its path (``args.files[2].name``).
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from difflib import SequenceMatcher
 from typing import Any
 
-_WORDS = re.compile(r"\S+\s*|\s+")
+_WORDS = re.compile(r"\S+|\s+")
 _MAX_CELLS = 4_000_000  # words a x words b above which the texts are shown as one replacement
 
 WordOp = tuple[str, str]
@@ -21,7 +21,7 @@ WordOp = tuple[str, str]
 
 
 def words(text: str) -> list[str]:
-    """``text`` as words, each with the whitespace after it (``"".join`` gives ``text``)."""
+    """``text`` as words and runs of whitespace (``"".join`` gives ``text`` back)."""
     return _WORDS.findall(text)
 
 

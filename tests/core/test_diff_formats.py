@@ -37,6 +37,8 @@ LOSSES: dict[str, dict[str, str]] = {
     "claude-code-session.jsonl": {"anthropic": _RUNS, "gemini": _RUNS, "sharegpt": _BOTH},
     "codex-rollout.jsonl": {"anthropic": _RUNS, "gemini": _RUNS, "sharegpt": _BOTH},
     "demo-agent-run.json": {"sharegpt": _TEXT_BESIDE_CALLS},
+    "diff-fixture.json": {"sharegpt": _TEXT_BESIDE_CALLS},
+    "diff-new-run.json": {"sharegpt": _TEXT_BESIDE_CALLS},
     "gemini-cli-session.json": {"sharegpt": _TEXT_BESIDE_CALLS},
     "inspect-eval-log.eval": {"sharegpt": _TEXT_BESIDE_CALLS},
     "inspect-eval.json": {"sharegpt": _TEXT_BESIDE_CALLS},
