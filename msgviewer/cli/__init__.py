@@ -1,9 +1,10 @@
 """The ``msgviewer`` command.
 
 ``msgviewer [FILE...]`` opens the app; ``msgviewer SUBCOMMAND ...`` runs one of the commands
-for scripts and CI (``stats``, ``convert``, ``trim``, ``lint``, ``print``, ``formats``).
+for scripts and CI (``stats``, ``convert``, ``trim``, ``lint``, ``print``, ``diff``, ``formats``).
 
-Exit codes: 0 success; 1 problems found (``lint``) or data would be lost (``--strict``);
+Exit codes: 0 success; 1 problems found (``lint``), data would be lost (``--strict``) or the
+two files differ (``diff``);
 2 bad usage or unreadable input, reported as one line on stderr.
 """
 

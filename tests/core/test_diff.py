@@ -58,7 +58,7 @@ def test_equal_histories_are_the_same(ids: bool) -> None:
 @pytest.mark.parametrize("ids", [False, True])
 def test_an_insertion_is_one_added_message(ids: bool) -> None:
     a = history(40, ids)
-    b = a[:17] + [Message.user("an extra turn", **({"id": "new"} if ids else {}))] + a[17:]
+    b = [*a[:17], Message.user("an extra turn", **({"id": "new"} if ids else {})), *a[17:]]
     result = diff(a, b)
     assert not result.same
     assert changed(result) == [mv.Change("added", None, 17)]
