@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, Sequence
-from typing import Any
 
 from ..core.diff import Change, HistoryDiff, diff
-from ..core.diff_details import Detail
+from ..core.diff_text import Segment, detail_segments, summary
 from ..core.errors import InvalidArgumentError
 from ..core.message import Message
 from ..core.safetext import inert_json, one_line, visible
@@ -22,10 +21,14 @@ from ..formats import Conversation, load
 from ..formats.io import json_bytes
 from .common import EXIT_OK, EXIT_PROBLEMS, new_parser, reported_warnings, write_output
 
-Segment = tuple[str, str]  # (rich style, text)
-
-_VALUE = 200  # characters of a value shown on a detail line before it is cut
-STYLES = {"removed": "red", "added": "green", "changed": "yellow", "header": "bold"}
+STYLES = {
+    "removed": "red",
+    "added": "green",
+    "changed": "yellow",
+    "header": "bold",
+    "path": "cyan",
+    "dim": "dim",
+}
 
 
 def cmd_diff(argv: Sequence[str]) -> int:
@@ -121,7 +124,7 @@ def report(
     name_b: str,
 ) -> Iterator[Segment]:
     """The readable diff as (style, text) segments; file text made visible, never markup."""
-    yield STYLES["header"], f"--- a {visible(name_a)}\n+++ b {visible(name_b)}\n"
+    yield "header", f"--- a {visible(name_a)}\n+++ b {visible(name_b)}\n"
     for change in result.changes:
         if change.op != "same":
             yield from _change(change, a, b)
@@ -132,59 +135,15 @@ def _change(change: Change, a: Sequence[Message], b: Sequence[Message]) -> Itera
     ia = "-" if change.a_index is None else str(change.a_index)
     ib = "-" if change.b_index is None else str(change.b_index)
     message = a[change.a_index] if change.b_index is None else b[change.b_index]  # type: ignore[index]
-    yield STYLES[change.op], f"@@ {change.op} a[{ia}] b[{ib}] {message.role}"
+    yield change.op, f"@@ {change.op} a[{ia}] b[{ib}] {message.role}"
     if change.op in ("added", "removed"):
         mark = "+" if change.op == "added" else "-"
         yield "", "\n"
-        yield STYLES[change.op], f"{mark} {one_line(summary(message), 100)}\n"
+        yield change.op, f"{mark} {one_line(summary(message), 100)}\n"
         return
     yield "", "\n"
     for d in change.details:
         yield from detail_segments(d)
-
-
-def summary(message: Message) -> str:
-    """A message in a few words: its text, else its tool calls."""
-    if message.text.strip():
-        return message.text
-    calls = [c.name for c in message.tool_calls] + [
-        b.name  # type: ignore[attr-defined]
-        for b in message.blocks
-        if b.type == "tool_call"
-    ]
-    if calls:
-        return "calls " + ", ".join(calls)
-    return f"({', '.join(b.type for b in message.blocks) or 'empty'})"
-
-
-def detail_segments(d: Detail) -> Iterator[Segment]:
-    """One detail: its path, then the words or the two values."""
-    yield "cyan", f"  {visible(d.path)}: "
-    if d.words:
-        for op, text in d.words:
-            shown = visible(text).replace("\n", "\n    ")  # a text's lines under its path
-            if op == "=":
-                yield "", shown
-            elif op == "-":
-                yield "red strike", f"[-{shown}-]"
-            else:
-                yield "green", f"{{+{shown}+}}"
-        yield "", "\n"
-        return
-    yield "red", value_text(d.a)
-    yield "", " -> "
-    yield "green", value_text(d.b)
-    if d.delta is not None:
-        yield "dim", f" ({d.delta:+,})"
-    yield "", "\n"
-
-
-def value_text(value: Any) -> str:
-    """A value on one line: JSON, cut to a readable length, with its characters visible."""
-    if value is None:
-        return "(none)"
-    text = json_bytes(value).decode("utf-8", errors="replace")
-    return visible(one_line(text, _VALUE))
 
 
 def _print(segments: Iterator[Segment], colour: bool) -> None:
@@ -202,5 +161,5 @@ def _print(segments: Iterator[Segment], colour: bool) -> None:
     )
     text = Text()
     for style, chunk in segments:
-        text.append(chunk, style=style or None)
+        text.append(chunk, style=STYLES.get(style) or None)
     console.print(text, end="")
