@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -100,17 +99,31 @@ class DiffScreen(DismissOnce, Screen[Target | None]):
     def _options(self) -> list[Option]:
         return [Option(self._row(k)) for k in range(len(self.view.rows))]
 
-    def _row(self, k: int) -> Table:
+    def _row(self, k: int) -> Text:
+        # one line of fixed columns: a mark, the message in a, the message in b
         mark, left, right = self.view.cells(k)
-        grid = Table.grid(expand=True, padding=(0, 1))
-        grid.add_column(width=1)
-        grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
-        grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+        half = max(10, (self.app.size.width - 8) // 2)
+        row = Text(no_wrap=True, overflow="ellipsis")
         if self.view.rows[k].fold:
-            grid.add_row("", Text(left, style="dim italic"), "")
-            return grid
-        grid.add_row(Text(mark, style=_MARK_STYLES[mark]), Text(left), Text(right))
-        return grid
+            row.append(f"  {left}", style="dim italic")
+            return row
+        row.append(mark, style=_MARK_STYLES[mark])
+        row.append(" ")
+        cell = Text(left)
+        cell.truncate(half, overflow="ellipsis", pad=True)
+        row.append_text(cell)
+        row.append(" │ ", style="dim")
+        cell = Text(right)
+        cell.truncate(half, overflow="ellipsis")
+        row.append_text(cell)
+        return row
+
+    def on_resize(self) -> None:
+        rows = self.rows
+        here = rows.highlighted
+        rows.clear_options()
+        rows.add_options(self._options())
+        rows.highlighted = here
 
     @on(OptionList.OptionHighlighted)
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -128,10 +141,7 @@ class DiffScreen(DismissOnce, Screen[Target | None]):
     def _selected(self, event: OptionList.OptionSelected) -> None:
         k = event.option_index
         if self.view.unfold(k):
-            rows = self.rows
-            rows.clear_options()
-            rows.add_options(self._options())
-            rows.highlighted = k
+            self.on_resize()  # the rows drawn again, the cursor where it was
             return
         target = self.view.target(k)
         if target is not None:
