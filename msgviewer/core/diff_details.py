@@ -21,7 +21,7 @@ from ._frozen import value
 from .blocks import Block, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock
 from .diff_units import Normal, is_synthetic, joined
 from .diff_values import MISSING, WordOp, json_diff, word_diff
-from .message import ToolCall
+from .message import Message, ToolCall
 from .serialize import block_to_dict
 from .usage import Usage
 
@@ -78,48 +78,68 @@ class Options:
         if not self.ignore_metadata:
             return True
         a, b = self.held
-        return feature in a.features and feature in b.features
+        return feature in a and feature in b
 
 
 class Held:
-    """The features a history holds somewhere (block types, tool results' too; names, error
-    flags, each usage count) and the call ids its reader made up."""
+    """What a history holds somewhere: block types (tool results' too), names, error flags,
+    each usage count; and the call ids its reader made up. Each feature is looked for when
+    first asked about, up to the first message holding it."""
 
-    __slots__ = ("features", "synthetic_ids")
+    __slots__ = ("_found", "_messages", "_synthetic")
 
     def __init__(self, messages: Any) -> None:
-        out: set[str] = set()
-        synthetic: set[str] = set()
-        for m in messages:
-            content = m.content
-            if type(content) is str:
-                if content:
+        self._messages = messages
+        self._found: dict[str, bool] = {}
+        self._synthetic: frozenset[str] | None = None
+
+    def __contains__(self, feature: str) -> bool:
+        found = self._found.get(feature)
+        if found is None:
+            found = self._found[feature] = any(feature in _features(m) for m in self._messages)
+        return found
+
+    @property
+    def synthetic_ids(self) -> frozenset[str]:
+        if self._synthetic is None:
+            ids = set()
+            for m in self._messages:
+                ids.update(c.id for c in m.tool_calls if c.extra.get("synthetic_id"))
+                if type(m.content) is tuple:
+                    ids.update(
+                        b.id
+                        for b in m.content
+                        if type(b) is ToolCallBlock and b.extra.get("synthetic_id")
+                    )
+            self._synthetic = frozenset(ids)
+        return self._synthetic
+
+
+def _features(m: Message) -> set[str]:
+    out: set[str] = set()
+    content = m.content
+    if type(content) is str:
+        if content:
+            out.add("block:text")
+    else:
+        for b in content:
+            out.add(f"block:{b.type}")
+            if type(b) is ToolResultBlock:
+                inner = b.content
+                if type(inner) is str:
                     out.add("block:text")
-            else:
-                for b in content:
-                    out.add(f"block:{b.type}")
-                    if type(b) is ToolResultBlock:
-                        inner = b.content
-                        if type(inner) is str:
-                            out.add("block:text")
-                        else:
-                            out.update(f"block:{x.type}" for x in inner)
-                        if b.is_error:
-                            out.add("is_error")
-                    elif type(b) is ToolCallBlock and b.extra.get("synthetic_id"):
-                        synthetic.add(b.id)
-            for c in m.tool_calls:
-                if c.extra.get("synthetic_id"):
-                    synthetic.add(c.id)
-            if m.name is not None:
-                out.add("name")
-            if m.is_error:
-                out.add("is_error")
-            if m.usage is not None:
-                out.add("usage")
-                out.update(f"usage.{f}" for f in USAGE_FIELDS if getattr(m.usage, f))
-        self.features = frozenset(out)
-        self.synthetic_ids = frozenset(synthetic)
+                else:
+                    out.update(f"block:{x.type}" for x in inner)
+                if b.is_error:
+                    out.add("is_error")
+    if m.name is not None:
+        out.add("name")
+    if m.is_error:
+        out.add("is_error")
+    if m.usage is not None:
+        out.add("usage")
+        out.update(f"usage.{f}" for f in USAGE_FIELDS if getattr(m.usage, f))
+    return out
 
 
 def details(a: Normal, b: Normal, opts: Options) -> list[Detail]:
@@ -187,8 +207,9 @@ def _blocks(
         return
     if opts.ignore_metadata:
         # texts that stood either side of a block the other side cannot carry are one text
-        a = joined(tuple(x for x in a if _compared(x, opts)))
-        b = joined(tuple(x for x in b if _compared(x, opts)))
+        in_both = {x.type for x in a} & {x.type for x in b}  # held by both: no scan needed
+        a = joined(tuple(x for x in a if _compared(x, opts, in_both)))
+        b = joined(tuple(x for x in b if _compared(x, opts, in_both)))
     if prefix and _json_result(out, a, b):
         return
     names_a, names_b = _block_names(a, prefix), _block_names(b, prefix)
@@ -204,12 +225,12 @@ def _blocks(
             out.append(Detail("block", names_b[j], None, _block_value(b[j], opts)))
 
 
-def _compared(block: Block, opts: Options) -> bool:
+def _compared(block: Block, opts: Options, in_both: set[str]) -> bool:
     """With ``ignore_metadata``: a block kind both sides hold, and not an opaque reasoning
     blob (redacted or encrypted reasoning without text is the provider's data)."""
     if type(block) is ReasoningBlock and not block.text:
         return False
-    return opts.both_hold(f"block:{block.type}")
+    return block.type in in_both or opts.both_hold(f"block:{block.type}")
 
 
 def _block_names(blocks: tuple[Block, ...], prefix: str) -> list[str]:
@@ -332,12 +353,12 @@ def _plain_call(call: Any, opts: Options) -> dict[str, Any]:
 
 
 def _usage(out: list[Detail], a: Usage | None, b: Usage | None, opts: Options) -> None:
-    if a == b or not opts.both_hold("usage"):
+    if a == b or ((a is None or b is None) and not opts.both_hold("usage")):
         return
     ua, ub = a or Usage(), b or Usage()
     for name in USAGE_FIELDS:
         va, vb = getattr(ua, name), getattr(ub, name)
-        if va != vb and opts.both_hold(f"usage.{name}"):
+        if va != vb and ((va and vb) or opts.both_hold(f"usage.{name}")):
             out.append(Detail("usage", f"usage.{name}", va, vb))
     if not opts.ignore_metadata:
         _json(out, "metadata", "usage.extra", ua.extra, ub.extra)
