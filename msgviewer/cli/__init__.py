@@ -2,10 +2,11 @@
 
 ``msgviewer [FILE...]`` opens the app (``msgviewer DIR``, or no file when a standard place
 holds sessions: the session browser); ``msgviewer SUBCOMMAND ...`` runs one of the commands
-for scripts and CI (``stats``, ``convert``, ``trim``, ``lint``, ``print``, ``formats``,
-``sessions``, ``grep``).
+for scripts and CI (``stats``, ``convert``, ``trim``, ``lint``, ``print``, ``diff``,
+``formats``, ``sessions``, ``grep``).
 
-Exit codes: 0 success; 1 problems found (``lint``) or data would be lost (``--strict``);
+Exit codes: 0 success; 1 problems found (``lint``), data would be lost (``--strict``) or the
+two files differ (``diff``);
 2 bad usage or unreadable input, reported as one line on stderr.
 """
 

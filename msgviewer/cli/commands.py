@@ -32,6 +32,7 @@ from .common import (
     reported_warnings,
     write_output,
 )
+from .diff import cmd_diff
 from .sessions import cmd_grep, cmd_sessions
 from .stats import cmd_stats
 
@@ -307,6 +308,7 @@ COMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
     "trim": cmd_trim,
     "lint": cmd_lint,
     "print": cmd_print,
+    "diff": cmd_diff,
     "formats": cmd_formats,
     "sessions": cmd_sessions,
     "grep": cmd_grep,

@@ -1,4 +1,5 @@
-"""The Textual app. ``run(files, follow=..., format=...)`` opens it and returns an exit code.
+"""The Textual app. ``run(files, follow=..., format=...)`` opens it and returns an exit code;
+``run_diff(a, b, names, options)`` opens it on the diff of two conversations.
 
 Importing this package stays light: textual is imported when the app is, not before.
 """
@@ -11,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .app import MsgViewerApp
 
-__all__ = ["MsgViewerApp", "run"]
+__all__ = ["MsgViewerApp", "run", "run_diff"]
 
 
 def run(
@@ -43,6 +44,16 @@ def run(
     except StopIteration:
         error = None
     return 1 if error else 0
+
+
+def run_diff(a: Any, b: Any, names: tuple[str, str], options: dict[str, bool]) -> int:
+    """Open the app on the diff of conversations ``a`` and ``b`` (both also open in the
+    normal view); the exit code when it closes."""
+    from .app import MsgViewerApp
+
+    app = MsgViewerApp(conversations=[a, b], compare=(names, options))
+    app.run()
+    return app.return_code or 0
 
 
 def __getattr__(name: str) -> Any:
