@@ -19,8 +19,12 @@ def run(files: Sequence[str], *, follow: bool = False, format: str | None = None
 
     0 normally; 1 when the file could not be read (the app showed why).
     """
+    from ..formats.safe_write import clean_up_on_signals
     from .app import MsgViewerApp
 
+    # Saves run in a worker thread, which cannot set signal handlers: SIGTERM or SIGHUP during
+    # one removes its temporary file before the process ends.
+    clean_up_on_signals()
     app = MsgViewerApp(list(files), follow=follow, format=format)
     app.run()
     if app.return_code not in (None, 0):
