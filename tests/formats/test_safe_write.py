@@ -37,10 +37,14 @@ def test_a_fifo_is_written_through_and_stays_a_fifo(tmp_path: Path) -> None:
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     got: list[bytes] = []
-    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
     reader.start()
     mv.dump(CONV, fifo)
     reader.join(10)
+    if reader.is_alive():  # nothing came through the FIFO: let the reader go, then fail
+        with open(os.open(fifo, os.O_RDWR | os.O_NONBLOCK), "wb"):
+            pass
+        reader.join(10)
     assert got == [DATA]
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
     assert os.listdir(tmp_path) == ["pipe"]
