@@ -194,10 +194,6 @@ def _error(exc: OSError, name: str) -> WriteError:
         what = "a part of the path is not a directory"
     elif code in (errno.EACCES, errno.EPERM) and exc.filename != name:
         what = f"permission denied in the directory {directory}"
-    elif code == errno.EROFS:
-        what = "the file system is read-only"
-    elif code == errno.ENOSPC:
-        what = "no space left on the device"
     else:
         what = (exc.strerror or str(exc)).lower()
     return WriteError(f"cannot write: {what}", file=name)

@@ -185,7 +185,7 @@ def test_a_failed_write_leaves_no_temporary_file(tmp_path: Path, monkeypatch) ->
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "fsync", full)
-    with pytest.raises(WriteError, match=r"run.json: cannot write: no space left on the device"):
+    with pytest.raises(WriteError, match=r"run.json: cannot write: no space left on device"):
         mv.dump(mv.Conversation((mv.Message.user("x"),)), path)
     assert path.read_bytes() == before
     assert os.listdir(tmp_path) == ["run.json"]

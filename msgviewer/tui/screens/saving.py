@@ -256,8 +256,8 @@ class SavingScreen(Screen[None]):
                     job.doc.save(job.path, job.format, force=job.force)
         except FileChangedError:
             call(self._changed_on_disk, job)
-        except WriteError as exc:  # (its file is the one named in the dialog)
-            call(self._save_failed, job, exc.what)
+        except WriteError as exc:  # its file is the one the dialog names: only why
+            call(self._save_failed, job, exc.what.removeprefix("cannot write: "))
         except OSError as exc:
             call(self._save_failed, job, exc.strerror or str(exc))
         except MsgviewerError as exc:
