@@ -6,8 +6,8 @@ for scripts and CI (``stats``, ``convert``, ``trim``, ``lint``, ``print``, ``dif
 ``formats``, ``sessions``, ``grep``).
 
 Exit codes: 0 success; 1 problems found (``lint``), data would be lost (``--strict``) or the
-two files differ (``diff``);
-2 bad usage or unreadable input, reported as one line on stderr.
+two files differ (``diff``); 2 bad usage, unreadable input or output that cannot be written (a
+full disk, a read-only directory, a closed standard output), reported as one line on stderr.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from ..core.errors import MsgviewerError
 from ..formats.io import INT_DIGITS
 from .commands import COMMANDS
-from .common import add_prices, fail
+from .common import ClosedOutput, add_prices, fail, stdout_error
 
 
 def _view_parser() -> argparse.ArgumentParser:
@@ -58,9 +58,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if 0 < getattr(sys, "get_int_max_str_digits", lambda: 0)() < INT_DIGITS:  # (3.11 and later)
         sys.set_int_max_str_digits(INT_DIGITS)  # (0, no limit at all, is left as it is)
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if sys.stdout is None:  # started with standard output closed: writing to it is an error
+        sys.stdout = ClosedOutput()  # type: ignore[assignment]
     try:
         if args_list and args_list[0] in COMMANDS:
-            return COMMANDS[args_list[0]](args_list[1:])
+            code = COMMANDS[args_list[0]](args_list[1:])
+            _flush_stdout()  # here, not at exit: a failure is then reported like any other
+            return code
         args = _view_parser().parse_args(args_list)
         from ..tui import run  # the app is imported only when it is wanted
 
@@ -74,8 +78,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         # `msgviewer print big.json | head`: the reader went away; that is not an error
         sys.stderr.close()
         return 0
+    except OSError as exc:  # any other failure to read or write: one line, never a traceback
+        if not exc.filename:  # a print() that failed: files are named, standard output is not
+            return fail(str(stdout_error(exc)))
+        return fail(f"{exc.filename}: {(exc.strerror or str(exc)).lower()}")
     except KeyboardInterrupt:
         return 130
+
+
+def _flush_stdout() -> None:
+    """What ``print`` left in standard output's buffer, written now (to a full disk...)."""
+    if sys.stdout is None:
+        return
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise stdout_error(exc) from None
 
 
 if __name__ == "__main__":

@@ -32,9 +32,13 @@ def run(
     0 normally; 1 when the file could not be read (the app showed why).
     """
     from ..formats.prices import prices_from
+    from ..formats.safe_write import clean_up_on_signals
     from .app import MsgViewerApp
 
     overrides = prices_from(prices)
+    # Saves run in a worker thread, which cannot set signal handlers: SIGTERM or SIGHUP during
+    # one removes its temporary file before the process ends.
+    clean_up_on_signals()
     app = MsgViewerApp(list(files), follow=follow, format=format, browse=browse, prices=overrides)
     app.run()
     if app.return_code not in (None, 0):
@@ -49,8 +53,10 @@ def run(
 def run_diff(a: Any, b: Any, names: tuple[str, str], options: dict[str, bool]) -> int:
     """Open the app on the diff of conversations ``a`` and ``b`` (both also open in the
     normal view); the exit code when it closes."""
+    from ..formats.safe_write import clean_up_on_signals
     from .app import MsgViewerApp
 
+    clean_up_on_signals()
     app = MsgViewerApp(conversations=[a, b], compare=(names, options))
     app.run()
     return app.return_code or 0
