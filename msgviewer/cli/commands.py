@@ -32,6 +32,7 @@ from .common import (
     reported_warnings,
     write_output,
 )
+from .redact import cmd_redact
 from .stats import cmd_stats
 
 # -- convert -----------------------------------------------------------------------------
@@ -307,4 +308,5 @@ COMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
     "lint": cmd_lint,
     "print": cmd_print,
     "formats": cmd_formats,
+    "redact": cmd_redact,
 }
