@@ -28,6 +28,7 @@ from .serialize import message_from_dict, message_to_dict
 
 PLACEHOLDER = re.compile(r"\[REDACTED:[a-z0-9-]+:\d+\]")
 """What a placeholder looks like: a hit containing one is never redacted again."""
+_SPLIT = re.compile(f"({PLACEHOLDER.pattern})")
 
 
 @value
@@ -113,13 +114,19 @@ class Redactor:
         if not text:
             return text
         for _ in range(_PASSES):
-            hits = [h for h in self.detector(text, key) if _redactable(h.secret)]
+            # Detection sees placeholders as line breaks: nothing matches across or in them.
+            masked = PLACEHOLDER.sub("\n", text) if "[REDACTED:" in text else text
+            hits = [h for h in self.detector(masked, key) if _redactable(h.secret)]
             changed = False
             for hit in hits:
-                if hit.secret not in text:
-                    continue  # (inside a secret replaced before it)
+                # Placeholders already in the text are left whole: a hit inside one (a
+                # pattern matching part of it) is no secret.
+                pieces = _SPLIT.split(text)
+                if not any(hit.secret in p for p in pieces[::2]):
+                    continue  # (inside a secret replaced before it, or in a placeholder)
                 placeholder = self.placeholders.get(hit.kind, hit.secret)
-                text = text.replace(hit.secret, placeholder)
+                pieces[::2] = [p.replace(hit.secret, placeholder) for p in pieces[::2]]
+                text = "".join(pieces)
                 conv, message, path = place
                 kind = placeholder.split(":")[1]
                 self.findings.append(Finding(kind, placeholder, conv, message, path))
