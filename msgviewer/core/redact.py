@@ -148,8 +148,13 @@ class Redactor:
                 if isinstance(k, str) and k in OPAQUE_KEYS:
                     out[k] = item
                     continue
-                inner = (conv, message, _join(path, k))
-                new_k = self.text(k, None, inner) if isinstance(k, str) else k
+                # A key is named by its redacted self: a report never shows a secret.
+                new_k = (
+                    self.text(k, None, (conv, message, f"{path} (a key)"))
+                    if isinstance(k, str)
+                    else k
+                )
+                inner = (conv, message, _join(path, new_k))
                 new_item = self.value(item, k if isinstance(k, str) else None, inner)
                 changed = changed or new_k != k or new_item is not item
                 out[new_k] = new_item
