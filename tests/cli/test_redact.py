@@ -100,7 +100,7 @@ def test_output_is_the_input_format_changed_only_where_redacted(
     # the file's own indentation and key order stay: only the redacted lines differ
     old, new = leaky.read_text().splitlines(), written.splitlines()
     assert len(old) == len(new)
-    assert sum(a != b for a, b in zip(old, new)) == 3
+    assert sum(a != b for a, b in zip(old, new, strict=True)) == 3
 
 
 def test_to_another_format_and_to_html(capsys: pytest.CaptureFixture[str], leaky: Path) -> None:
