@@ -78,6 +78,10 @@ class Placeholders:
         made = self._by_secret[secret] = f"[REDACTED:{kind}:{n}]"
         return made
 
+    def secret_of(self) -> dict[str, str]:
+        """Placeholder -> secret (for a preview on the user's own screen)."""
+        return {v: k for k, v in self._by_secret.items()}
+
     def secrets(self) -> list[str]:
         """Every secret replaced so far (for checking output never holds one)."""
         return list(self._by_secret)
