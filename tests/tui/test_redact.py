@@ -103,3 +103,24 @@ async def test_redact_cancel_and_a_bad_pattern_change_nothing(tmp_path: Path) ->
         await settle(pilot)
         assert not isinstance(app.screen, RedactScreen)
         assert _doc(app).messages is original and _doc(app).history == ()
+
+
+async def test_export_writes_an_html_page(tmp_path: Path) -> None:
+    from msgviewer.tui.screens.export import ExportScreen
+
+    path = leaky_file(tmp_path)
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("X")
+        dialog = app.screen
+        assert isinstance(dialog, ExportScreen)
+        names = [f.name for f in dialog.formats]
+        dialog.query_one("#formats", OptionList).highlighted = names.index("html")
+        await pilot.pause()
+        target = dialog.query_one("#path", Input).value
+        assert target.endswith("leaky.html.html")
+        await pilot.press("enter", "enter")  # choose the format, then write
+        await settle(pilot)
+    page = Path(target).read_text()
+    assert page.startswith("<!DOCTYPE html>") and 'id="c0-m3"' in page
