@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import msgviewer as mv
+import msgviewer as mv  # noqa: E402 (after the path is set)
 
 
 def main() -> int:
