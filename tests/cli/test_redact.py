@@ -157,3 +157,25 @@ def test_extract_media_writes_each_medium_once_and_the_file_reads_back(
     # without --extract-media, media are kept inline
     code, out, _ = run(capsys, "redact", str(source))
     assert mv.loads(out)[0].messages[0].content[1].data == png
+
+
+SAMPLE_DIR = Path(mv.__file__).parent / "samples"
+
+
+@pytest.mark.parametrize(
+    "name", sorted(p.name for p in SAMPLE_DIR.iterdir() if p.suffix in (".json", ".jsonl"))
+)
+def test_a_token_planted_all_over_any_sample_is_gone_from_the_output(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
+) -> None:
+    raw = (SAMPLE_DIR / name).read_bytes()
+    planted = raw.replace(b"the ", f"the {TOKEN} ".encode())
+    assert planted != raw
+    source = tmp_path / name
+    source.write_bytes(planted)
+    target = tmp_path / f"out-{name}"
+    code, _, err = run(capsys, "redact", str(source), "-o", str(target))
+    assert code == 0, err
+    written = target.read_bytes()
+    assert TOKEN.encode() not in written and b"[REDACTED:github-token:1]" in written
+    assert mv.load(target)[0].format == mv.load(source)[0].format
