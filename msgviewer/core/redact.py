@@ -182,6 +182,8 @@ class Redactor:
                 new = v
             elif k == "content" and isinstance(v, list):
                 new = self._blocks(v, conv, index, "content")
+            elif k in ("tool_calls", "invalid_tool_calls") and isinstance(v, list):
+                new = self._records(v, conv, index, k)
             else:
                 new = self.value(v, k, (conv, index, k))
             changed = changed or new is not v
@@ -209,6 +211,8 @@ class Redactor:
                 new = v
             elif k == "content" and kind == "tool_result" and isinstance(v, list):
                 new = self._blocks(v, conv, index, f"{path}.content")
+            elif k == "citations" and isinstance(v, list):
+                new = self._records(v, conv, index, f"{path}.citations")
             else:
                 new = self.value(v, k, (conv, index, f"{path}.{k}"))
             changed = changed or new is not v
@@ -217,6 +221,22 @@ class Redactor:
             return block
         self._drop_signatures(out, index, b)
         return out
+
+    def _records(self, items: list[Any], conv: int, index: int, path: str) -> list[Any]:
+        """Records of the model (tool calls, citations): their field names are structure,
+        never redacted; their values are walked."""
+        out = []
+        for n, item in enumerate(items):
+            if not isinstance(item, dict):
+                out.append(self.value(item, None, (conv, index, f"{path}[{n}]")))
+                continue
+            record = {
+                k: v if k in _BLOCK_SKIP else self.value(v, k, (conv, index, f"{path}[{n}].{k}"))
+                for k, v in item.items()
+            }
+            same = all(record[k] is v for k, v in item.items())
+            out.append(item if same else record)
+        return out if any(a is not b for a, b in zip(out, items, strict=True)) else items
 
     def _drop_signatures(self, block: dict[str, Any], index: int, b: int) -> None:
         """A signature vouches for the text it came with: changed text makes it a lie."""

@@ -7,9 +7,12 @@ import base64
 import re
 from collections.abc import Iterator
 
+from hypothesis import given, settings
+
 import msgviewer as mv
 from msgviewer.core.blocks import ImageBlock, ReasoningBlock, TextBlock
 from msgviewer.core.redact import Hit, Placeholders, Redactor, redact_messages
+from tests.strategies import histories
 
 
 def words(*secret: str):  # a detector finding the given words anywhere
@@ -68,3 +71,17 @@ def test_placeholders_number_each_kind_in_order_of_first_sight() -> None:
         r.text("see [REDACTED:a:1] and 1]", None, (0, 0, "t"))
         == "see [REDACTED:a:1] and [REDACTED:word:1]"
     )
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(histories())
+def test_any_history_redacts_to_valid_messages_and_redacting_again_changes_nothing(
+    messages: list[mv.Message],
+) -> None:
+    detect = words("e", "Paris")  # common enough to land in every kind of place
+    out, _, _ = redact_messages(messages, detect)
+    assert mv.from_dict(mv.to_dict(out)) == out  # still valid messages
+    assert [m.role for m in out] == [m.role for m in messages]
+    again, more, _ = redact_messages(out, words("Paris"))
+    assert more == [] and again == out
+    assert not any("Paris" in str(mv.to_dict([m])) for m in out if m.metadata == {})

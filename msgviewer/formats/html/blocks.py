@@ -35,8 +35,11 @@ _BASE64 = re.compile(r"[A-Za-z0-9+/=\s_\-]*\Z")
 _RELATIVE = re.compile(r"[A-Za-z0-9._\-][A-Za-z0-9._\-/]*\Z")  # a plain relative path
 
 
-def esc(text: str) -> str:
-    return escape(visible(text), quote=True)
+def esc(text: object) -> str:
+    """File text as HTML text or attribute value: control characters visible, all escaped
+    (a value that is not text, where a file put one, is shown as its JSON-ish self)."""
+    shown = "" if text is None else text if isinstance(text, str) else repr(text)
+    return escape(visible(shown), quote=True)
 
 
 def text_html(text: str) -> str:
@@ -200,7 +203,7 @@ class BlockWriter:
         return (
             f'<details class="tool-call error" id="{cid}" open><summary><b>{esc(bad.name or "?")}'
             f'</b> tool call <span class="badge error">invalid arguments</span></summary>'
-            f"{pre(bad.args)}<p>{esc(bad.error)}</p></details>"
+            f"{pre(bad.args or '')}<p>{esc(bad.error)}</p></details>"
         )
 
     def result(

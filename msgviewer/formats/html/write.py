@@ -18,9 +18,11 @@ from .summary import summary_rows
 FORMAT_NAME = "html"
 
 
-def esc(text: str) -> str:
-    """File text as HTML text or attribute value: control characters visible, all escaped."""
-    return escape(visible(text), quote=True)
+def esc(text: object) -> str:
+    """File text as HTML text or attribute value: control characters visible, all escaped
+    (a value that is not text, where a file put one, is shown as its JSON-ish self)."""
+    shown = "" if text is None else text if isinstance(text, str) else repr(text)
+    return escape(visible(shown), quote=True)
 
 
 HELP = (

@@ -6,13 +6,16 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+import warnings
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
 
 import msgviewer as mv
 from msgviewer.formats.html.markdown import render
+from tests.strategies import histories
 
 from .hostile import hostile_conversation
 
@@ -131,3 +134,21 @@ def test_every_sample_writes_a_page_with_every_message() -> None:
         targets = {a["id"] for _, a in tags.tags if "id" in a}
         links = {a["href"][1:] for _, a in tags.tags if a.get("href", "").startswith("#")}
         assert links <= targets, path.name
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(histories())
+def test_any_history_writes_a_page_with_every_message_and_only_its_own_script(
+    messages: list[mv.Message],
+) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        tags = Tags(page(messages))
+    assert [a["id"] for t, a in tags.tags if t == "article"] == [
+        f"c0-m{i}" for i in range(len(messages))
+    ]
+    names = [t for t, _ in tags.tags]
+    assert names.count("script") == 1 and names.count("style") == 1
+    assert not [k for _, a in tags.tags for k in a if k.startswith("on")]
+    targets = {a["id"] for _, a in tags.tags if "id" in a}
+    assert {a["href"][1:] for _, a in tags.tags if a.get("href", "").startswith("#")} <= targets
