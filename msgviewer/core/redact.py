@@ -95,7 +95,7 @@ class Placeholders:
 OPAQUE_KEYS = frozenset(
     {"signature", "thoughtSignature", "thought_signature", "encrypted_content", "encrypted"}
 )
-_MESSAGE_SKIP = frozenset({"role", "usage", "is_error"})
+_MESSAGE_SKIP = frozenset({"role", "is_error"})
 _BLOCK_SKIP = frozenset({"type", "mime_type", "index", "start", "end", "is_error"})
 _MEDIA = frozenset({"image", "audio", "video", "file"})
 _PASSES = 3  # a replacement can uncover a hit a longer one hid; a few passes settle it
@@ -184,6 +184,8 @@ class Redactor:
                 new = self._blocks(v, conv, index, "content")
             elif k in ("tool_calls", "invalid_tool_calls") and isinstance(v, list):
                 new = self._records(v, conv, index, k)
+            elif k == "usage" and isinstance(v, dict):  # (counts, and provider fields in extra)
+                new = self._records([v], conv, index, k, indexed=False)[0]
             else:
                 new = self.value(v, k, (conv, index, k))
             changed = changed or new is not v
@@ -222,16 +224,19 @@ class Redactor:
         self._drop_signatures(out, index, b)
         return out
 
-    def _records(self, items: list[Any], conv: int, index: int, path: str) -> list[Any]:
+    def _records(
+        self, items: list[Any], conv: int, index: int, path: str, *, indexed: bool = True
+    ) -> list[Any]:
         """Records of the model (tool calls, citations): their field names are structure,
         never redacted; their values are walked."""
         out = []
         for n, item in enumerate(items):
+            at = f"{path}[{n}]" if indexed else path
             if not isinstance(item, dict):
-                out.append(self.value(item, None, (conv, index, f"{path}[{n}]")))
+                out.append(self.value(item, None, (conv, index, at)))
                 continue
             record = {
-                k: v if k in _BLOCK_SKIP else self.value(v, k, (conv, index, f"{path}[{n}].{k}"))
+                k: v if k in _BLOCK_SKIP else self.value(v, k, (conv, index, f"{at}.{k}"))
                 for k, v in item.items()
             }
             same = all(record[k] is v for k, v in item.items())
