@@ -33,6 +33,7 @@ from .common import (
     write_output,
 )
 from .diff import cmd_diff
+from .redact import cmd_redact
 from .sessions import cmd_grep, cmd_sessions
 from .stats import cmd_stats
 
@@ -312,4 +313,5 @@ COMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
     "formats": cmd_formats,
     "sessions": cmd_sessions,
     "grep": cmd_grep,
+    "redact": cmd_redact,
 }
