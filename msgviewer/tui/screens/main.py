@@ -17,19 +17,20 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.widgets import Footer, Header, Input
+from textual.widgets import Footer, Header
 
 from ..model import fmt
 from ..model.loader import Follower
 from ..model.media import is_media
 from ..model.rows import CONV, MSG, Filter, Row, describe_filter
 from ..model.safe import printable
-from ..model.search import SearchIndex
+from ..model.search import Query, SearchIndex
 from ..model.session import Session
 from ..model.tree_model import TreeModel
 from ..widgets.conversation_tree import ConversationTree
 from ..widgets.detail import DetailPane
 from ..widgets.problems_panel import ProblemsPanel
+from ..widgets.search_bar import SearchBar
 from ..widgets.status_line import StatusLine
 from .actions import copy_payload, save_media
 from .saving import SavingScreen
@@ -94,6 +95,8 @@ class MainScreen(SearchingScreen):
         self.error: str | None = None
         self.search_index: SearchIndex | None = None
         self.query_text = ""
+        self.search_query: Query | None = None
+        self.query_error = ""
         self.hits: tuple[tuple[int, int], ...] = ()
         self.hit = -1
         self.follower: Follower | None = None
@@ -110,7 +113,11 @@ class MainScreen(SearchingScreen):
             yield ConversationTree(id="conversation")
             yield DetailPane(id="detail")
         yield ProblemsPanel(id="problems")
-        yield Input(placeholder="search text, tool names, arguments, results…", id="search")
+        yield SearchBar(
+            placeholder="search text, tool names, arguments, results…"
+            "  ctrl+r: regex · a capital letter: match case",
+            id="search",
+        )
         yield StatusLine(id="status")
         yield Footer()
 
@@ -171,6 +178,8 @@ class MainScreen(SearchingScreen):
         if self.query_text:
             where = f"{self.hit + 1}/{len(self.hits)}" if self.hits and self.hit >= 0 else ""
             count = where or fmt.plural(len(self.hits), "match")
+            if self.query_error:
+                count = "bad pattern"
             right.append(f"/{printable(self.query_text)} {count}  ", style="bold")
         if self.model is not None and self.model.filter.active:
             right.append(f"filter: {describe_filter(self.model.filter)}  ", style="bold")
