@@ -50,6 +50,7 @@ def key_groups() -> list[KeyGroup]:
     from .screens.saving import SavingScreen
     from .screens.usage import UsageScreen
     from .widgets.conversation_tree import ConversationTree
+    from .widgets.detail import DetailPane
     from .widgets.problems_panel import ProblemsPanel
 
     return [
@@ -57,6 +58,7 @@ def key_groups() -> list[KeyGroup]:
         KeyGroup("Search, filter, views", "screen", _bindings(MainScreen)),
         KeyGroup("Editing", "screen", _bindings(EditingScreen)),
         KeyGroup("Saving", "screen", _bindings(SavingScreen)),
+        KeyGroup("Detail pane (tab focuses it)", "detail", _bindings(DetailPane)),
         KeyGroup("Problems panel", "problems", _bindings(ProblemsPanel)),
         KeyGroup("Usage view", "usage", _bindings(UsageScreen)),
         KeyGroup("Anywhere", "app", _bindings_of(APP_BINDINGS)),
@@ -66,7 +68,7 @@ def key_groups() -> list[KeyGroup]:
 def commands() -> Iterator[tuple[KeyGroup, Binding]]:
     """(group, binding) for every binding that makes sense as a palette command."""
     for group in key_groups():
-        if group.target in ("usage", "problems"):  # keys of a view, not commands
+        if group.target in ("usage", "problems", "detail"):  # keys of a view, not commands
             continue
         for binding in group.bindings:
             if binding.description and binding.action not in ("command_palette",):

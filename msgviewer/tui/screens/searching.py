@@ -60,6 +60,7 @@ class SearchingScreen(LoadingScreen):
         self.search_query = query
         shown = query is not None and (len(query.needle) >= 2 or jump)
         self.tree.highlight = query.pattern if shown and query is not None else None
+        self.detail.set_highlight(self.tree.highlight)
         self.tree.data_changed()
         if query is None or self.search_index is None:
             self.hits, self.hit = (), -1

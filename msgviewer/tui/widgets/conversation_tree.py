@@ -78,7 +78,7 @@ class ConversationTree(ScrollView, can_focus=True):
         & > .conversation--conv { color: $text-primary; text-style: bold; }
         & > .conversation--cursor { background: $primary-muted; }
         & > .conversation--pair { background: $warning-muted; }
-        & > .conversation--match { background: $accent-muted; }
+        & > .conversation--match { text-style: reverse; }  /* not the pair's colour */
         & > .conversation--cut { color: $text-error; text-style: strike; }
         &:focus > .conversation--cursor { background: $block-cursor-background; }
     }
