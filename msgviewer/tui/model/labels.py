@@ -114,7 +114,8 @@ class RowLabels:
         right: list[Piece] = []
         links = data.links
         if role == "tool":
-            left.append((one_line(message.name or "tool", 30) + " ", "call"))
+            name = message.name or (self._called_name(links, m) if links is not None else None)
+            left.append((one_line(name or "tool", 30) + " ", "call"))
             if links is not None:
                 right.extend(self._result_badge(links, c, m, None))
             elif message.is_error:
@@ -161,6 +162,16 @@ class RowLabels:
             else:
                 style = "ok"
         return (f"⚒{n} ", style)
+
+    @staticmethod
+    def _called_name(links: Any, m: int) -> str | None:
+        """The tool a result message answers, named by its call (formats that do not name
+        the tool on the result: OpenAI chat, Codex...)."""
+        for ref in links.results_in(m):
+            call = links.call_of(ref)
+            if call is not None and call.name:
+                return call.name
+        return None
 
     def _result_badge(self, links: Any, c: int, m: int, block: int | None) -> list[Piece]:
         message = self.model.message(c, m)
