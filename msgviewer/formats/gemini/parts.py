@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from typing import Any
 
 from ...core.blocks import (
@@ -48,6 +49,7 @@ META_KEYS = frozenset(
 )
 
 
+@lru_cache(maxsize=512)  # a few dozen field names, asked for several times per part
 def snake(name: str) -> str:
     """``inlineData`` -> ``inline_data``."""
     return re.sub(r"([A-Z])", r"_\1", name).lower()
