@@ -17,6 +17,7 @@ from ..core.errors import MsgviewerError
 from ..formats.io import INT_DIGITS
 from .commands import COMMANDS
 from .common import fail
+from .terminal import keys_from_terminal
 
 
 def _view_parser() -> argparse.ArgumentParser:
@@ -45,6 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args_list and args_list[0] in COMMANDS:
             return COMMANDS[args_list[0]](args_list[1:])
         args = _view_parser().parse_args(args_list)
+        keys_from_terminal(args.files)  # (`cat run.json | msgviewer -`: keys from the terminal)
         from ..tui import run  # the app is imported only when it is wanted
 
         return run(args.files, follow=args.follow, format=args.format)

@@ -73,14 +73,15 @@ class PtyRun:
     def exited(self, seconds: float) -> bool:
         """Whether the process ended within ``seconds`` (its output read meanwhile)."""
         end = time.monotonic() + seconds
-        while time.monotonic() < end:
+        while True:  # (looked at once at least, even for no time at all)
             done, status = os.waitpid(self.pid, os.WNOHANG)
             if done:
                 self.status = os.waitstatus_to_exitcode(status)
                 self.read_for(0.2)
                 return True
+            if time.monotonic() >= end:
+                return False
             self.read_for(0.1)
-        return False
 
     def restored(self) -> bool:
         """Whether the terminal was put back: the alternate screen left and the cursor shown
@@ -91,6 +92,7 @@ class PtyRun:
     def close(self) -> None:
         """End the process if it is still there (a test that failed), and the terminal."""
         if self.status is None:
+            # (a process that ended but was not waited for is reaped here too)
             try:
                 os.kill(self.pid, signal.SIGKILL)
                 os.waitpid(self.pid, 0)
