@@ -25,9 +25,12 @@ ENTER_ALT_SCREEN = b"\x1b[?1049h"
 
 class PtyRun:
     """``msgviewer ARGS`` in a new pseudo-terminal (its controlling terminal), standard input
-    from ``stdin_fd`` if given (a pipe's end), else the terminal."""
+    from ``stdin_fd`` if given (a pipe's end), else the terminal. Paths in ``args`` must be
+    absolute: it runs in ``root``."""
 
-    def __init__(self, *args: str, stdin_fd: int | None = None, env: dict | None = None) -> None:
+    def __init__(
+        self, *args: str, stdin_fd: int | None = None, env: dict | None = None, root: Path = ROOT
+    ) -> None:
         self.output = bytearray()
         self.status: int | None = None
         pid, fd = pty.fork()
@@ -36,7 +39,8 @@ class PtyRun:
                 if stdin_fd is not None:
                     os.dup2(stdin_fd, 0)
                 os.environ.update(env or {})
-                os.environ["PYTHONPATH"] = str(ROOT)
+                os.environ["PYTHONPATH"] = str(root)  # (the checkout whose msgviewer runs)
+                os.chdir(root)  # (``-m`` imports from the working directory first)
                 os.environ["TERM"] = "xterm-256color"
                 os.environ.pop("TEXTUAL", None)
                 os.execv(sys.executable, [sys.executable, "-m", "msgviewer", *args])
@@ -72,6 +76,8 @@ class PtyRun:
 
     def exited(self, seconds: float) -> bool:
         """Whether the process ended within ``seconds`` (its output read meanwhile)."""
+        if self.status is not None:
+            return True
         end = time.monotonic() + seconds
         while True:  # (looked at once at least, even for no time at all)
             done, status = os.waitpid(self.pid, os.WNOHANG)
