@@ -17,7 +17,7 @@ from typing import Any, BinaryIO
 import orjson
 
 from ..core.errors import FormatError
-from .reading import as_utf8, read_path, read_stream
+from .reading import as_utf8, read_path, read_stdin, read_stream
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,7 @@ def read_bytes(source: str | os.PathLike[str] | BinaryIO) -> tuple[bytes, str]:
     if isinstance(source, (str, os.PathLike)):
         name = os.fspath(source)
         if name == "-":
-            return read_stream(sys.stdin.buffer, "<stdin>"), "<stdin>"
+            return read_stdin(), "<stdin>"
         try:
             return read_path(name), name
         except FileNotFoundError:

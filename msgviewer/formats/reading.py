@@ -9,10 +9,12 @@ pieces up to a bound, past which reading stops with an error instead of filling 
 
 from __future__ import annotations
 
+import io
 import mmap
 import os
 import re
 import stat
+import sys
 from typing import Any, BinaryIO
 
 from ..core.errors import FormatError
@@ -54,6 +56,17 @@ def read_path(name: str) -> bytes:
         if stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
             return fh.read()
         return read_stream(fh, name)
+
+
+def read_stdin() -> bytes:
+    """Standard input: whole when it is a regular file (``msgviewer stats - < run.json``),
+    otherwise up to the bound."""
+    fh = sys.stdin.buffer
+    try:
+        regular = stat.S_ISREG(os.fstat(fh.fileno()).st_mode)
+    except (OSError, ValueError, io.UnsupportedOperation):  # (no descriptor: a stand-in)
+        regular = False
+    return fh.read() if regular else read_stream(fh, "<stdin>")
 
 
 def read_stream(fh: BinaryIO | Any, name: str) -> bytes:

@@ -114,6 +114,9 @@ def test_a_regular_file_is_never_bounded(tmp_path: Path, monkeypatch) -> None:
     path.write_bytes(AGENT.read_bytes() + b" " * (2 << 20))
     monkeypatch.setenv(READ_LIMIT_VARIABLE, "1M")
     assert load(path) == load(AGENT)
+    with path.open("rb") as fh:  # standard input redirected from it, too
+        result = _msgviewer("stats", "-", stdin=fh, env={READ_LIMIT_VARIABLE: "1M"})
+    assert result.returncode == 0, result.stderr
 
 
 @pytest.mark.parametrize(

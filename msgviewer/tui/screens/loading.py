@@ -7,6 +7,7 @@ replaces the panes with what went wrong.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from rich.text import Text
@@ -137,8 +138,6 @@ class LoadingScreen(EditingScreen):
         if session.path is None:
             name = "bundled sample"
         else:
-            import os
-
             name = os.path.basename(session.path)
         title = session.convs[0].conversation.title if len(session.convs) == 1 else None
         return printable(f"{name} · {title}" if title else name)
@@ -183,7 +182,9 @@ class LoadingScreen(EditingScreen):
                 self._follow_timer.stop()
             self.update_status()
             return
-        if self.session is None or self.session.path is None or self.session.path == "-":
+        path = None if self.session is None else self.session.path
+        if path is None or path == "-" or not os.path.isfile(path):
+            # (a FIFO or device read again would block, or never end)
             self.notify("Only a file opened from disk can be followed", severity="warning")
             return
         self.follower = Follower(self.session.path, self.format)
