@@ -21,16 +21,18 @@ SAMPLES = ROOT / "msgviewer" / "samples"
 OUT = ROOT / "screenshots"
 SIZE = (132, 36)
 
-SHOTS: dict[str, tuple[str, list[str]]] = {
-    # name: (sample, keys)
+SHOTS: dict[str, tuple[str | tuple[str, str], list[str]]] = {
+    # name: (sample, or two samples to compare, keys)
     "overview": ("demo-agent-run.json", ["j", "j", "l", "j", "j"]),
     "tool-linkage": ("demo-agent-run.json", ["j", "j", "l", "j", "j", "j", "j", "t"]),
     "usage": ("demo-agent-run.json", ["u"]),
+    "timeline": ("claude-code-session.jsonl", ["m"]),
     "reasoning": ("demo-agent-run.json", ["j", "j", "l", "j", "l"]),
     "media": ("demo-agent-run.json", ["j", "l", "j", "j"]),
     "sub-agent": ("claude-code-session.jsonl", ["j", "j", "j", "j", "l", "j", "l", "j"]),
     "search": ("demo-agent-run.json", ["slash", *"utf-8", "enter", "n"]),
     "trim-preview": ("demo-agent-run.json", ["T", *"1500"]),
+    "diff": (("diff-fixture.json", "diff-new-run.json"), ["n"]),
 }
 
 
@@ -41,14 +43,24 @@ async def _settle(app: MsgViewerApp, pilot) -> None:  # type: ignore[no-untyped-
     await pilot.pause()
 
 
-async def shoot(name: str, sample: str, keys: list[str]) -> Path:
+def _app(sample: str | tuple[str, str]) -> tuple[MsgViewerApp, str]:
+    """The app on a sample, or on the diff of two (as ``msgviewer diff --view A B``)."""
+    if isinstance(sample, str):
+        return MsgViewerApp([str(SAMPLES / sample)]), sample
+    from msgviewer import load
+
+    a, b = (load(SAMPLES / name)[0] for name in sample)
+    return MsgViewerApp(conversations=[a, b], compare=(sample, {})), "diff " + " ".join(sample)
+
+
+async def shoot(name: str, sample: str | tuple[str, str], keys: list[str]) -> Path:
     """Open ``sample``, press ``keys``, write ``screenshots/<name>.svg``."""
-    app = MsgViewerApp([str(SAMPLES / sample)])
+    app, label = _app(sample)
     async with app.run_test(size=SIZE) as pilot:
         await _settle(app, pilot)
         await pilot.press(*keys)
         await _settle(app, pilot)
-        svg = app.export_screenshot(title=f"msgviewer {sample}")
+        svg = app.export_screenshot(title=f"msgviewer {label}")
     target = OUT / f"{name}.svg"
     target.write_text(svg, encoding="utf-8")
     return target

@@ -21,6 +21,7 @@ LAYERS = {
     "msgviewer.core": 0,
     "msgviewer.formats": 1,
     "msgviewer.document": 2,
+    "msgviewer.sessions": 2,  # finds and summarises session files: above formats, below the app
     "msgviewer": 2,  # the package's front re-exports core, formats and document
     "msgviewer.tui.model": 3,  # the app's headless view models: no screen, no widget
     "msgviewer.tui": 4,

@@ -32,6 +32,9 @@ from .common import (
     reported_warnings,
     write_output,
 )
+from .diff import cmd_diff
+from .redact import cmd_redact
+from .sessions import cmd_grep, cmd_sessions
 from .stats import cmd_stats
 
 # -- convert -----------------------------------------------------------------------------
@@ -84,7 +87,8 @@ def cmd_trim(argv: Sequence[str]) -> int:
     parser = new_parser(
         "trim",
         "Cut a history to a token budget, with the semantics of the core trim (LangChain's "
-        "trim_messages). Writes the input's format unless --to says otherwise.",
+        "trim_messages), keeping each tool call with its result as the app does (--split-pairs "
+        "for LangChain's own behaviour). Writes the input's format unless --to says otherwise.",
         "msgviewer trim run.json --max-tokens 8000 --include-system --start-on user -o short.json",
     )
     add_input(parser)
@@ -94,9 +98,15 @@ def cmd_trim(argv: Sequence[str]) -> int:
     parser.add_argument("--start-on", type=_role, help="the kept part starts on this role")
     parser.add_argument("--end-on", type=_role, help="the kept part ends on this role")
     parser.add_argument("--allow-partial", action="store_true", help="split the edge message")
-    parser.add_argument(
-        "--keep-tool-pairs", action="store_true", help="never separate a tool call from its result"
+    pairs = parser.add_mutually_exclusive_group()
+    pairs.add_argument(
+        "--split-pairs",
+        action="store_true",
+        help="cut between a tool call and its result as LangChain does (may leave an unanswered "
+        "call or an orphan result: an invalid fixture for most providers)",
     )
+    # The default since tool pairs are kept; still accepted so existing scripts run unchanged.
+    pairs.add_argument("--keep-tool-pairs", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--to", help="write this format instead of the input's")
     add_output(parser)
     args = parser.parse_args(argv)
@@ -117,7 +127,7 @@ def cmd_trim(argv: Sequence[str]) -> int:
                 start_on=args.start_on,
                 end_on=args.end_on,
                 allow_partial=args.allow_partial,
-                keep_tool_pairs=args.keep_tool_pairs,
+                keep_tool_pairs=not args.split_pairs,
             ),
         )
         for conv in conversations
@@ -249,7 +259,7 @@ def cmd_print(argv: Sequence[str]) -> int:
         "print",
         "A readable transcript: colour when stdout is a terminal, plain text otherwise. "
         "Control characters in the content are shown, never sent to the terminal.",
-        "msgviewer print session.jsonl | less -R",
+        "msgviewer print --color always session.jsonl | less -R",
     )
     add_input(parser)
     parser.add_argument(
@@ -306,5 +316,9 @@ COMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
     "trim": cmd_trim,
     "lint": cmd_lint,
     "print": cmd_print,
+    "diff": cmd_diff,
     "formats": cmd_formats,
+    "sessions": cmd_sessions,
+    "grep": cmd_grep,
+    "redact": cmd_redact,
 }

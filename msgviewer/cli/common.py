@@ -4,13 +4,15 @@ reading the input (a file or ``-``), writing the output, and reporting lossy con
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 import warnings
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import NoReturn
 
+from ..core.errors import FormatError, WriteError
 from ..core.safetext import visible
 from ..formats import (
     Conversation,
@@ -20,7 +22,8 @@ from ..formats import (
     get_format,
     load,
 )
-from ..formats.io import atomic_write, read_bytes
+from ..formats.io import read_bytes
+from ..formats.safe_write import write_file
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
@@ -56,6 +59,15 @@ def add_input(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_prices(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--prices",
+        metavar="FILE",
+        help='TOML file of [models."NAME"] rates (input, output, cache_read, cache_write per '
+        "million tokens) overriding or adding prices; default: $MSGVIEWER_PRICES",
+    )
+
+
 def add_output(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", help="write here (atomically) instead of stdout")
 
@@ -79,6 +91,8 @@ def reported_warnings(strict: bool = False) -> Iterator[list[str]]:
 
 
 def read_input(args: argparse.Namespace) -> list[Conversation]:
+    if args.file == "-" and sys.stdin is None:  # started with its standard input closed (`<&-`)
+        raise FormatError("standard input is closed", file="<stdin>")
     return load(args.file, format=args.format)
 
 
@@ -89,13 +103,53 @@ def detected_format(file: str) -> str | None:
 
 
 def write_output(data: bytes, output: str | None) -> None:
+    """``data`` to the file ``output`` (see ``safe_write``), or to standard output."""
     if output and output != "-":
-        atomic_write(output, data)
-    else:
-        if sys.stdout.isatty():  # what a file says must not reach the terminal as escapes
-            data = visible(data.decode("utf-8", errors="replace")).encode("utf-8")
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
+        write_file(output, data)
+        return
+    out = sys.stdout
+    if out.isatty():  # what a file says must not reach the terminal as escapes
+        data = visible(data.decode("utf-8", errors="replace")).encode("utf-8")
+    try:
+        out.buffer.write(data)
+        out.buffer.flush()
+    except BrokenPipeError:
+        raise  # the reader went away (`| head`): not an error
+    except OSError as exc:
+        raise stdout_error(exc) from None
+
+
+class ClosedOutput:
+    """Standard output of a process started without one (``>&-``), where Python leaves
+    ``sys.stdout`` None: every write fails as on a closed descriptor, and is reported."""
+
+    def isatty(self) -> bool:
+        return False
+
+    def write(self, data: object) -> int:
+        raise OSError(errno.EBADF, "it is closed")
+
+    def fileno(self) -> int:
+        raise OSError(errno.EBADF, "it is closed")
+
+    def flush(self) -> None:
+        pass
+
+    @property
+    def buffer(self) -> ClosedOutput:
+        return self
+
+
+def stdout_error(exc: OSError) -> WriteError:
+    """A failed write to standard output (a full disk, a closed descriptor), said in one line;
+    standard output is pointed at /dev/null so that Python's last flush at exit, of what
+    could not be written, cannot fail again with a traceback."""
+    with suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    what = (exc.strerror or str(exc)).lower()
+    return WriteError(f"cannot write to standard output: {what}")
 
 
 def output_format(conversations: list[Conversation], requested: str | None) -> str:

@@ -1,4 +1,5 @@
-"""``msgviewer stats``: messages, roles, tool calls and token usage of each conversation."""
+"""``msgviewer stats``: messages, roles, tool calls, token usage, cost and time of each
+conversation."""
 
 from __future__ import annotations
 
@@ -11,15 +12,18 @@ import orjson
 
 from ..core.safetext import inert_json, visible
 from ..formats import Conversation
+from ..formats.prices import ENV_VAR, prices_from
 from .common import (
     EXIT_OK,
     add_input,
+    add_prices,
     detected_format,
     new_parser,
     read_input,
     reported_warnings,
     write_output,
 )
+from .cost_time import cost_figures, cost_lines, time_figures, time_lines
 
 
 def _stats(conversations: list[Conversation]) -> dict[str, Any]:
@@ -94,6 +98,8 @@ def _stats_table(file: str, stats: dict[str, Any]) -> str:
         section("usage", stats["usage"]["total"])
         for model, numbers in stats["usage"]["by_model"].items():
             section(f"usage: {visible(model)}", numbers)
+    lines.extend(cost_lines(stats["cost"]))
+    lines.extend(time_lines(stats["time"]))
     lines.append(f"\napproximate tokens  {stats['approx_tokens']:,}")
     return "\n".join(lines) + "\n"
 
@@ -102,15 +108,21 @@ def cmd_stats(argv: Sequence[str]) -> int:
     parser = new_parser(
         "stats",
         "Messages by role, blocks by type, tool calls (answered, errored, unanswered), usage "
-        "totals by model, and an approximate token count.",
+        "totals by model, cost by model (genai-prices' bundled prices, overridden by --prices "
+        f"or ${ENV_VAR}), time (wall, model, tool, the slowest tool calls), and an approximate "
+        "token count.",
         "msgviewer stats session.jsonl --json | jq .usage.total",
     )
     add_input(parser)
     parser.add_argument("--json", action="store_true", help="stable JSON instead of a table")
+    add_prices(parser)
     args = parser.parse_args(argv)
+    prices = prices_from(args.prices)
     with reported_warnings():
         conversations = read_input(args)
     stats = _stats(conversations)
+    stats["cost"] = cost_figures(conversations, prices)
+    stats["time"] = time_figures(conversations)
     if not conversations:
         stats["format"] = args.format or detected_format(args.file)
     if args.json:

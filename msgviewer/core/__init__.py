@@ -25,6 +25,8 @@ from .blocks import (
     parse_data_uri,
 )
 from .chunks import merge_chunks
+from .diff import Change, HistoryDiff, diff
+from .diff_details import Detail
 from .errors import (
     FormatError,
     InvalidArgumentError,
@@ -57,11 +59,14 @@ __all__ = [
     "AudioBlock",
     "Block",
     "CallRef",
+    "Change",
     "CitationBlock",
+    "Detail",
     "ErrorBlock",
     "FileBlock",
     "Fix",
     "FormatError",
+    "HistoryDiff",
     "ImageBlock",
     "InvalidArgumentError",
     "InvalidMessageError",
@@ -89,6 +94,7 @@ __all__ = [
     "block_from_dict",
     "block_to_dict",
     "count_tokens_approximately",
+    "diff",
     "filter_messages",
     "fix_all",
     "from_dict",

@@ -80,3 +80,24 @@ def _rebuild_format_error(what, file, line, path):
 
 class UnsupportedVersionError(FormatError):
     """A native file written by a version of msgviewer this one does not know."""
+
+
+class WriteError(MsgviewerError, OSError):
+    """A file (or standard output) that cannot be written, with why: ``FILE: what``.
+
+    Also an ``OSError``, as the failure of a write always was."""
+
+    def __init__(self, what: str, *, file: str | None = None) -> None:
+        self.what = what
+        self.file = file
+        super().__init__(f"{file}: {what}" if file else what)
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.what}" if self.file else self.what
+
+    def __reduce__(self):  # keep keyword-only fields through pickling
+        return (_rebuild_write_error, (self.what, self.file))
+
+
+def _rebuild_write_error(what, file):
+    return WriteError(what, file=file)

@@ -7,8 +7,12 @@ so a step costs the size of the change, not of the history: undo is unlimited).
 Saving writes through ``msgviewer.formats`` to a temporary file beside the target and renames it
 over the target, so the file on disk is always either the old or the new version. A document
 remembers the file's identity (inode, size, modification time) from when it was opened or last
-saved and refuses to overwrite a file someone else changed since (``FileChangedError``), unless
-told ``force=True``.
+saved and a fingerprint of its bytes (size and CRC-32), and refuses to overwrite a file someone
+else changed since (``FileChangedError``), unless told ``force=True``. The check is made when the
+save begins and again once the new version is on disk, just before the rename: a change landing
+while a large file is serialised is caught too. Comparing the bytes, not only the identity,
+catches a change of the same size made in place whose modification time was set back; a file
+only touched (or chmod-ed) still holds the same bytes and is not a change.
 
 Saving back to the file a document was loaded from, in its format, changes only the bytes of what
 was edited (``formats.exact.splice``): the document keeps a digest of the bytes it read and the
@@ -36,7 +40,7 @@ from ..core.message import Message
 from ..formats import dumps
 from ..formats import load as load_file
 from ..formats.base import Conversation
-from ..formats.io import atomic_write
+from ..formats.safe_write import write_file
 
 __all__ = ["Document", "DocumentError", "FileChangedError"]
 
@@ -56,14 +60,16 @@ class FileChangedError(DocumentError):
         )
 
 
-def _stamp(path: str) -> tuple[int, int, int] | None:
-    """What tells one version of a file from another: inode (an atomic replace makes a new
-    one), size and modification time. None if there is no file."""
+def _stamp(path: str) -> tuple[int, ...] | None:
+    """What tells one version of a file from another at a glance: inode (an atomic replace
+    makes a new one), size, modification time and change time (which no one but the kernel
+    sets: a write whose modification time is set back still changes it). None if there is no
+    file."""
     try:
         st = os.stat(path)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return None
-    return (st.st_ino, st.st_size, st.st_mtime_ns)
+    return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 class _File:
@@ -271,9 +277,10 @@ class Document:
     # -- saving -----------------------------------------------------------------------------
 
     def changed_on_disk(self) -> bool:
-        """Whether the file differs from the version opened or last saved."""
+        """Whether the file differs from the version opened or last saved (its stamp at a
+        glance, then its bytes if the stamp changed)."""
         f = self._file
-        return f.path is not None and _stamp(f.path) != f.stamp
+        return f.path is not None and _changed(f, f.path, thorough=False)
 
     def save(
         self,
@@ -294,7 +301,8 @@ class Document:
             raise DocumentError("this document has no file yet: give a path to save to")
         fmt = format or f.format or getattr(self._conversation, "format", None) or "msgviewer"
         same_file = f.path is not None and _same_path(target, f.path)
-        if same_file and not force and _stamp(target) != f.stamp:
+        guard = same_file and not force
+        if guard and _changed(f, target, thorough=True):
             raise FileChangedError(target)
         members = f.members if same_file else [self]
         convs = [d.conversation for d in members]
@@ -302,7 +310,12 @@ class Document:
             data = _exact(target, f.digest, members, convs, fmt)
         else:
             data = _write(convs, fmt)
-        atomic_write(target, data)
+
+        def unchanged_still() -> None:  # once the new version is on disk, before the rename
+            if _changed(f, target, thorough=True):
+                raise FileChangedError(target)
+
+        write_file(target, data, check=unchanged_still if guard else None)
         if not same_file:
             f.members.remove(self)
             f = self._file = _File(target, fmt)
@@ -318,6 +331,19 @@ class Document:
         where = self.path or "unsaved"
         flag = ", dirty" if self.dirty else ""
         return f"<Document {where}: {len(self._messages)} messages{flag}>"
+
+
+def _changed(f: _File, path: str, *, thorough: bool) -> bool:
+    """Whether the file at ``path`` is no longer the version ``f`` was read from or written
+    as. ``thorough``: its bytes are compared whenever their fingerprint is known (the stamp
+    cannot see a same-size change made in place on a file system that keeps no change time);
+    otherwise only when the stamp changed, to tell a touched file from a rewritten one."""
+    stamp = _stamp(path)
+    if stamp is None or f.digest is None:
+        return stamp != f.stamp
+    if stamp == f.stamp and not thorough:
+        return False
+    return _file_digest(path) != f.digest
 
 
 def _write(convs: list[Any], fmt: str) -> bytes:

@@ -40,6 +40,7 @@ _BUILTIN_FORMATS = [
     ("sharegpt", "sharegpt", 60),
     ("openai-chat", "openai_chat", 90),
     ("markdown", "markdown", 100),
+    ("html", "html", 100),
 ]
 
 

@@ -12,8 +12,8 @@ from typing import Any
 from ..core.errors import FormatError, MsgviewerError
 from ..core.message import Message
 from .base import Context, Conversation, Format, LossyConversionWarning
-from .io import atomic_write
 from .registry import get_format
+from .safe_write import write_file
 
 
 def _as_conversations(obj: Any, format: str) -> list[Conversation]:
@@ -95,8 +95,9 @@ def dump(
     *,
     format: str = "msgviewer",
 ) -> None:
-    """Write ``obj`` to ``path`` in ``format`` atomically (temporary file, then rename)."""
-    atomic_write(path, dumps(obj, format=format))
+    """Write ``obj`` to ``path`` in ``format`` atomically (temporary file, then rename; see
+    ``safe_write`` for symlinks, devices and FIFOs). Raises ``WriteError`` if it cannot."""
+    write_file(path, dumps(obj, format=format))
 
 
 def lossy_warnings(obj: Any, *, format: str) -> list[str]:

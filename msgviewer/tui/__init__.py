@@ -1,4 +1,5 @@
-"""The Textual app. ``run(files, follow=..., format=...)`` opens it and returns an exit code.
+"""The Textual app. ``run(files, follow=..., format=...)`` opens it and returns an exit code;
+``run_diff(a, b, names, options)`` opens it on the diff of two conversations.
 
 Importing this package stays light: textual is imported when the app is, not before.
 """
@@ -11,17 +12,34 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .app import MsgViewerApp
 
-__all__ = ["MsgViewerApp", "run"]
+__all__ = ["MsgViewerApp", "run", "run_diff"]
 
 
-def run(files: Sequence[str], *, follow: bool = False, format: str | None = None) -> int:
-    """Open ``files`` (the bundled sample if none) in the app; the exit code when it closes.
+def run(
+    files: Sequence[str],
+    *,
+    follow: bool = False,
+    format: str | None = None,
+    browse: Sequence[str] | None = None,
+    prices: str | None = None,
+) -> int:
+    """Open ``files`` (the bundled sample if none) in the app, or with ``browse`` the session
+    browser on those folders; the exit code when it closes.
+
+    ``prices``: a TOML file of price overrides (else ``MSGVIEWER_PRICES``'s), read before the
+    app opens so a bad one is a one-line error.
 
     0 normally; 1 when the file could not be read (the app showed why).
     """
+    from ..formats.prices import prices_from
+    from ..formats.safe_write import clean_up_on_signals
     from .app import MsgViewerApp
 
-    app = MsgViewerApp(list(files), follow=follow, format=format)
+    overrides = prices_from(prices)
+    # Saves run in a worker thread, which cannot set signal handlers: SIGTERM or SIGHUP during
+    # one removes its temporary file before the process ends.
+    clean_up_on_signals()
+    app = MsgViewerApp(list(files), follow=follow, format=format, browse=browse, prices=overrides)
     app.run()
     if app.return_code not in (None, 0):
         return app.return_code
@@ -30,6 +48,18 @@ def run(files: Sequence[str], *, follow: bool = False, format: str | None = None
     except StopIteration:
         error = None
     return 1 if error else 0
+
+
+def run_diff(a: Any, b: Any, names: tuple[str, str], options: dict[str, bool]) -> int:
+    """Open the app on the diff of conversations ``a`` and ``b`` (both also open in the
+    normal view); the exit code when it closes."""
+    from ..formats.safe_write import clean_up_on_signals
+    from .app import MsgViewerApp
+
+    clean_up_on_signals()
+    app = MsgViewerApp(conversations=[a, b], compare=(names, options))
+    app.run()
+    return app.return_code or 0
 
 
 def __getattr__(name: str) -> Any:

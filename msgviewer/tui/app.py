@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import partial
+from typing import Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
@@ -36,21 +37,52 @@ class MsgViewerApp(App[int]):
         follow: bool = False,
         format: str | None = None,
         conversations: Sequence[Conversation] | None = None,
+        browse: Sequence[str] | None = None,
+        prices: dict[str, Any] | None = None,
+        compare: tuple[tuple[str, str], dict[str, bool]] | None = None,
     ) -> None:
-        """Open ``paths`` (the bundled sample if none), or already-loaded ``conversations``."""
+        """Open ``paths`` (the bundled sample if none), or already-loaded ``conversations``;
+        with ``browse``, the list of sessions under those folders (the standard places if
+        empty) instead; ``compare`` (names, diff options): open on the diff of the first two
+        conversations.
+
+        ``prices``: price overrides for the cost figures (see ``formats.prices``).
+        """
         super().__init__()
+        self.browse = None if browse is None else list(browse)
+        self.compare = compare
         self.paths = list(paths or [])
         self.follow = follow
         self.format = format
         self.conversations = conversations
+        self.prices = prices
 
     def get_default_screen(self) -> Screen:
         from .screens.main import MainScreen
 
+        if self.browse is not None:
+            from .screens.sessions import SessionsScreen
+
+            return SessionsScreen(self.browse)
         session = None
         if self.conversations is not None:
             session = Session.from_conversations(self.conversations)
-        return MainScreen(self.paths, format=self.format, follow=self.follow, session=session)
+            session.prices = self.prices
+        return MainScreen(
+            self.paths, format=self.format, follow=self.follow, session=session, prices=self.prices
+        )
+
+    def on_mount(self) -> None:
+        if self.compare is not None:
+            self.call_after_refresh(self._open_compare)
+
+    def _open_compare(self) -> None:
+        from .screens.comparing import show_diff
+
+        names, options = self.compare  # type: ignore[misc]
+        main = self.main_screen
+        b = main.session.convs[1].messages
+        show_diff(main, 0, b, names, options, conv_b=1)
 
     @property
     def main_screen(self):  # type: ignore[no-untyped-def]
@@ -113,6 +145,13 @@ class MsgViewerApp(App[int]):
             )
         for title, help_text, callback in main.edit_commands():
             yield SystemCommand(title, help_text, callback)
+        from .screens.comparing import compare_with_file
+
+        yield SystemCommand(
+            "Compare with file…",
+            "Diff the conversation in view (edits included) against a file",
+            partial(compare_with_file, main),
+        )
         for name, flt in PRESETS.items():
             yield SystemCommand(
                 f"Filter: {name}", "Show only these in the tree", partial(main.apply_filter, flt)

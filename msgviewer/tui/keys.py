@@ -48,8 +48,10 @@ def key_groups() -> list[KeyGroup]:
     from .screens.editing import EditingScreen
     from .screens.main import MainScreen
     from .screens.saving import SavingScreen
+    from .screens.timeline import TimelineScreen
     from .screens.usage import UsageScreen
     from .widgets.conversation_tree import ConversationTree
+    from .widgets.detail import DetailPane
     from .widgets.problems_panel import ProblemsPanel
 
     return [
@@ -57,8 +59,10 @@ def key_groups() -> list[KeyGroup]:
         KeyGroup("Search, filter, views", "screen", _bindings(MainScreen)),
         KeyGroup("Editing", "screen", _bindings(EditingScreen)),
         KeyGroup("Saving", "screen", _bindings(SavingScreen)),
+        KeyGroup("Detail pane (tab focuses it)", "detail", _bindings(DetailPane)),
         KeyGroup("Problems panel", "problems", _bindings(ProblemsPanel)),
         KeyGroup("Usage view", "usage", _bindings(UsageScreen)),
+        KeyGroup("Timeline view", "timeline", _bindings(TimelineScreen)),
         KeyGroup("Anywhere", "app", _bindings_of(APP_BINDINGS)),
     ]
 
@@ -66,7 +70,7 @@ def key_groups() -> list[KeyGroup]:
 def commands() -> Iterator[tuple[KeyGroup, Binding]]:
     """(group, binding) for every binding that makes sense as a palette command."""
     for group in key_groups():
-        if group.target in ("usage", "problems"):  # keys of a view, not commands
+        if group.target in ("usage", "timeline", "problems", "detail"):  # a view's keys
             continue
         for binding in group.bindings:
             if binding.description and binding.action not in ("command_palette",):

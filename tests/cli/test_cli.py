@@ -169,9 +169,47 @@ def test_trim_keeps_within_budget(
     assert code == 0, err
     [conv] = mv.load(out_path)
     original = mv.load(agent_run)[0].messages
-    expected = mv.trim(list(original), max_tokens=40, include_system=True, start_on="user")
+    expected = mv.trim(
+        list(original), max_tokens=40, include_system=True, start_on="user", keep_tool_pairs=True
+    )
     assert list(conv.messages) == expected
     assert conv.messages[0].role == "system"
+
+
+def _unpaired(messages: list[mv.Message]) -> set[str]:
+    calls = {c.id for m in messages for c in m.tool_calls}
+    results = {m.tool_call_id for m in messages if m.role == "tool"}
+    return calls ^ results
+
+
+def test_trim_keeps_calls_with_their_results_unless_asked_to_split(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The default never leaves a call without its result or a result without its call (as
+    the app's trim); --split-pairs cuts where LangChain's trim_messages cuts."""
+    source = Path(__file__).resolve().parents[2] / "sample_data" / "demo-agent-run.json"
+    original = list(mv.load(source)[0].messages)
+    unanswered = _unpaired(original)  # the run ends on a call it never saw answered
+
+    def split_pairs(messages: list[mv.Message]) -> set[str]:
+        return _unpaired(messages) - unanswered
+
+    # The budgets at which LangChain's cut lands between a call and its result
+    splitting = [
+        budget
+        for budget in range(50, 3000, 25)
+        if split_pairs(mv.trim(original, max_tokens=budget))
+    ]
+    assert splitting, "the sample should have a budget that splits a tool pair"
+    budget = splitting[0]
+    kept, split = tmp_path / "kept.json", tmp_path / "split.json"
+    assert run(capsys, "trim", str(source), "--max-tokens", str(budget), "-o", str(kept))[0] == 0
+    args = ("trim", str(source), "--max-tokens", str(budget), "--split-pairs", "-o", str(split))
+    assert run(capsys, *args)[0] == 0
+    kept_messages = list(mv.load(kept)[0].messages)
+    assert kept_messages and not split_pairs(kept_messages)
+    assert list(mv.load(split)[0].messages) == mv.trim(original, max_tokens=budget)
+    assert split_pairs(list(mv.load(split)[0].messages))
 
 
 def test_lint_reports_problems_and_fix_resolves_them(

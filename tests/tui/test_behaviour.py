@@ -227,7 +227,7 @@ async def test_a_file_that_fails_to_load_shows_the_error(tmp_path: Path) -> None
 
 async def test_help_screen_lists_every_tree_and_screen_key() -> None:
     app = make_app(DEMO)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=(SIZE[0], 90)) as pilot:  # tall enough to show every key
         await settle(pilot)
         await pilot.press("question_mark")
         await pilot.pause()

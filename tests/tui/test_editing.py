@@ -438,9 +438,9 @@ async def test_failed_save_keeps_the_file_and_the_edits(
         await settle(pilot)
         question = app.screen
         assert isinstance(question, ConfirmScreen)
-        assert "No space left on device" in question.question
+        assert question.question == f"Could not save {demo.name}: no space left on device"
         assert demo.read_bytes() == before  # the original is intact
-        assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # no leftovers
+        assert not [p for p in demo.parent.iterdir() if p.name.startswith(".")]  # no leftovers
         assert _doc(app).dirty and len(_messages(app)) == 16  # the edit is kept
         monkeypatch.undo()
         await pilot.press("s")  # save elsewhere

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.cost import format_usd
 from ...core.message import Message
 from . import fmt
 from .media import is_media
@@ -113,7 +114,8 @@ class RowLabels:
         right: list[Piece] = []
         links = data.links
         if role == "tool":
-            left.append((one_line(message.name or "tool", 30) + " ", "call"))
+            name = message.name or (self._called_name(links, m) if links is not None else None)
+            left.append((one_line(name or "tool", 30) + " ", "call"))
             if links is not None:
                 right.extend(self._result_badge(links, c, m, None))
             elif message.is_error:
@@ -131,7 +133,22 @@ class RowLabels:
         if calls:
             right.append(self._once("calls", message, lambda: self._calls_badge(data, m, calls)))
         right.append(self._once("tokens", message, lambda: self._tokens(message)))
+        if self.model.show_cost and role == "assistant":
+            right.append(self._cost(data, m, message))
         return left, right
+
+    def _cost(self, data: Any, m: int, message: Message) -> Piece:
+        # What the call cost, once priced: blank for a message without usage (or not yet
+        # analysed), "unpriced" for a model without a known price.
+        cost = data.cost
+        if cost is None:
+            return (f"{'':>9}", "cost")
+        dollars = cost.of(m)
+        if dollars is None:
+            usage = message.usage
+            text = "unpriced" if usage is not None and not usage.is_empty() else ""
+            return (f"{text:>9}", "dim")
+        return (f"{format_usd(dollars):>9}", "cost")
 
     def _calls_badge(self, data: Any, m: int, n: int) -> Piece:
         links = data.links
@@ -145,6 +162,16 @@ class RowLabels:
             else:
                 style = "ok"
         return (f"⚒{n} ", style)
+
+    @staticmethod
+    def _called_name(links: Any, m: int) -> str | None:
+        """The tool a result message answers, named by its call (formats that do not name
+        the tool on the result: OpenAI chat, Codex...)."""
+        for ref in links.results_in(m):
+            call = links.call_of(ref)
+            if call is not None and call.name:
+                return call.name
+        return None
 
     def _result_badge(self, links: Any, c: int, m: int, block: int | None) -> list[Piece]:
         message = self.model.message(c, m)

@@ -1,15 +1,20 @@
 """Search over every message: text, reasoning, tool names, arguments and results (headless).
 
 The first search builds a lowercased haystack per message (in a worker thread); after that a
-query is one substring test per message. ``locate`` then finds the block, call or line inside
-one message, so the cursor lands on the match itself.
+query is one substring (or pattern) test per message. A query is plain text or, after the
+``re:`` prefix, a regular expression; it ignores case unless it holds a capital letter (vim's
+smartcase), and then the lowercased haystacks only pick the candidates that the message's own
+text confirms. ``locate`` then finds the block, call or line inside one message, so the cursor
+lands on the match itself.
 """
 
 from __future__ import annotations
 
 import bisect
+import re
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ...core.message import Message
@@ -49,8 +54,59 @@ def _text(block: Any) -> str:
     return block.message if block.type == "error" else block.text
 
 
-def haystack(message: Message) -> str:
-    """Everything searchable in a message, lowercased."""
+REGEX_PREFIX = "re:"
+"""A query that starts with this is a regular expression."""
+
+_ESCAPED = re.compile(r"\\.")
+
+
+@dataclass(frozen=True)
+class Query:
+    """What a search looks for: ``typed`` as the user typed it, compiled once."""
+
+    typed: str
+    regex: bool
+    case_sensitive: bool
+    pattern: re.Pattern[str]
+    """Matches the query in the message's own text, honouring case as the query asks."""
+    folded: re.Pattern[str] | None
+    """Matches every candidate in lowercased text (None: the query is plain text)."""
+    needle: str
+    """A plain query lowercased: a substring test picks the candidates."""
+
+    def matches(self, text: str) -> bool:
+        return self.pattern.search(text) is not None
+
+
+class QueryError(ValueError):
+    """A regular expression that does not compile: ``str()`` says why, in one line."""
+
+
+def parse_query(typed: str) -> Query:
+    """The query ``typed`` means: plain text, or a regular expression after ``re:``.
+
+    Case is ignored unless the query holds a capital letter, not counting escaped characters
+    (``\\S`` is a class, not a capital): vim's smartcase. ``QueryError`` for a bad pattern.
+    """
+    regex = typed.startswith(REGEX_PREFIX)
+    body = typed[len(REGEX_PREFIX) :] if regex else typed
+    case_sensitive = any(ch.isupper() for ch in (_ESCAPED.sub("", body) if regex else body))
+    source = body if regex else re.escape(body)
+    flags = 0 if case_sensitive else re.IGNORECASE
+    try:
+        pattern = re.compile(source, flags)
+        folded = re.compile(source, re.IGNORECASE) if regex else None
+    except re.error as exc:
+        raise QueryError(f"not a regular expression: {exc}") from None
+    return Query(typed, regex, case_sensitive, pattern, folded, body.lower())
+
+
+def as_query(query: Query | str) -> Query:
+    return query if isinstance(query, Query) else parse_query(query)
+
+
+def haystack_text(message: Message) -> str:
+    """Everything searchable in a message, as it is."""
     content = message.content
     parts = [content] if type(content) is str else [_block_haystack(b) for b in content]
     if message.name:
@@ -59,7 +115,19 @@ def haystack(message: Message) -> str:
         parts.append(f"{call.name}\n{_json(call.args)}")
     for call in message.invalid_tool_calls:
         parts.append(f"{call.name or ''}\n{call.args or ''}")
-    return "\n".join(parts).lower()
+    return "\n".join(parts)
+
+
+def haystack(message: Message) -> str:
+    """Everything searchable in a message, lowercased."""
+    return haystack_text(message).lower()
+
+
+def _candidate(query: Query, hay: str) -> bool:
+    """Whether a lowercased haystack may match: for a query that ignores case, whether it does."""
+    if query.folded is not None:
+        return query.folded.search(hay) is not None
+    return query.needle in hay
 
 
 class SearchIndex:
@@ -113,29 +181,35 @@ class SearchIndex:
             new = tuple(haystack(m) for m in messages[start : start + new_count])
             self._hay[conv] = hay[:start] + new + hay[start + old_count :]
 
-    def find(self, query: str, cancel: CancelFlag | None = None) -> list[tuple[int, int]] | None:
-        """(conversation, message) of every message containing ``query`` (case-insensitive)."""
+    def find(
+        self, query: Query | str, cancel: CancelFlag | None = None
+    ) -> list[tuple[int, int]] | None:
+        """(conversation, message) of every message that matches ``query``."""
         if not self.build(cancel):
             return None
-        needle = query.lower()
+        query = as_query(query)
         out: list[tuple[int, int]] = []
         assert self._hay is not None
         for c, hay in enumerate(self._hay):
             for m in range(0, len(hay), CHECK_EVERY):
                 if cancel is not None and cancel.is_set():
                     return None
-                out.extend(
-                    (c, m + j) for j, h in enumerate(hay[m : m + CHECK_EVERY]) if needle in h
-                )
+                found = [
+                    m + j for j, h in enumerate(hay[m : m + CHECK_EVERY]) if _candidate(query, h)
+                ]
+                if query.case_sensitive:  # the lowercased text picked candidates: confirm each
+                    messages = self.session.convs[c].messages
+                    found = [i for i in found if query.matches(haystack_text(messages[i]))]
+                out.extend((c, i) for i in found)
         return out
 
 
-def locate(message: Message, query: str) -> tuple[int, int, int]:
+def locate(message: Message, query: Query | str) -> tuple[int, int, int]:
     """(kind, index, line) of the first place ``query`` occurs in ``message``.
 
     Falls back to the message row when the match is somewhere without a row (name, metadata).
     """
-    needle = query.lower()
+    query = as_query(query)
     direct = type(message.content) is str or (
         len(message.content) == 1
         and message.content[0].type == "text"
@@ -144,16 +218,16 @@ def locate(message: Message, query: str) -> tuple[int, int, int]:
         and not message.artifacts
     )
     for b, block in enumerate(message.blocks):
-        if needle not in _block_haystack(block).lower():
+        if not query.matches(_block_haystack(block)):
             continue
         for n, line in enumerate(block_lines(block)):
-            if needle in line.lower():
+            if query.matches(line):
                 if direct and message.role != "tool":
                     return LINE, 0, n
                 return LINE, b, n
         return BLOCK, b, 0
     for k, call in enumerate(message.tool_calls):
-        if needle in f"{call.name}\n{_json(call.args)}".lower():
+        if query.matches(f"{call.name}\n{_json(call.args)}"):
             return CALL, k, 0
     return MSG, 0, 0
 

@@ -80,6 +80,10 @@ class ConvData:
     """Lint ``Problem`` list once analysed."""
     totals: Any = None
     """``UsageTotals`` once analysed."""
+    cost: Any = None
+    """``CostTotals`` once analysed."""
+    timing: Any = None
+    """``Timing`` once analysed (still None if the file has no timestamps)."""
     top: Sequence[int] = ()
     """Indexes of the messages shown at the top level, in order (sub-agent runs are not)."""
     nested: dict[tuple[int, int], list[int]] = field(default_factory=dict)
@@ -110,6 +114,8 @@ class Session:
     load_warnings: list[str] = field(default_factory=list)
     """What reading the files reported and kept without understanding (a broken line of a
     session log, say), each saying where: shown among the problems."""
+    prices: dict[str, Any] | None = None
+    """Price overrides (``--prices`` or ``MSGVIEWER_PRICES``) for the cost analysis."""
 
     @classmethod
     def from_conversations(
@@ -152,8 +158,8 @@ class Session:
         else:
             conv.top = range(len(messages))
         # Freeing 100k-message analyses takes a while: the analysis worker does it.
-        self.graveyard.append((conv.links, conv.problems, conv.totals))
-        conv.links = conv.problems = conv.totals = None
+        self.graveyard.append((conv.links, conv.problems, conv.totals, conv.cost, conv.timing))
+        conv.links = conv.problems = conv.totals = conv.cost = conv.timing = None
         self.analysed = False
 
     def analysis(
@@ -179,7 +185,8 @@ class Session:
                 on_links(c, msgs, links)
             problems = list(lint(msgs)) if lint else []
             totals = usage_totals(msgs) if usage_totals else None
-            out.append((c, Analysis(msgs, links, problems, totals)))
+            cost, timing = cost_and_time(conv.conversation, self.prices)
+            out.append((c, Analysis(msgs, links, problems, totals, cost, timing)))
         # Counted here: the count walks every frozen object (tens of ms at 100k messages), and
         # only the UI thread's ``store`` freezes more.
         self.freeze_count = gc.get_freeze_count()
@@ -202,6 +209,7 @@ class Session:
                     result.problems,
                     result.totals,
                 )
+                conv.cost, conv.timing = result.cost, result.timing
         self.analysed = all(conv.links is not None for conv in self.convs)
         keep_out_of_collections(self.freeze_count)
         self.freeze_count = None
@@ -224,6 +232,7 @@ class Session:
             conv.links = _with_refs(link_tools(msgs))
             conv.problems = list(lint(msgs)) if lint else []
             conv.totals = usage_totals(msgs) if usage_totals else None
+            conv.cost, conv.timing = cost_and_time(conv.conversation, self.prices)
         self.analysed = True
         keep_out_of_collections()
 
@@ -236,6 +245,16 @@ class Analysis:
     links: Any
     problems: list[Any]
     totals: Any
+    cost: Any = None
+    timing: Any = None
+
+
+def cost_and_time(conversation: Conversation, prices: dict[str, Any] | None) -> tuple[Any, Any]:
+    """A conversation's ``CostTotals`` and ``Timing`` (None without timestamps)."""
+    from ...formats.prices import conversation_cost
+    from ...formats.timestamps import conversation_timing
+
+    return conversation_cost(conversation, prices), conversation_timing(conversation)
 
 
 def _with_refs(links: Any) -> Any:

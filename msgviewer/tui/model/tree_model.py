@@ -34,6 +34,8 @@ class TreeModel(TreeNodes):
     def __init__(self, session: Session) -> None:
         super().__init__(session)
         self.rows: list[Row] = []
+        self.show_cost = False
+        """Whether assistant rows show what their call cost (the ``$`` key)."""
         self.rebuild()
 
     def rebuild(self) -> None:

@@ -68,6 +68,20 @@ class EditingScreen(StructureEditing, ContentEditing):
 
         self.app.push_screen(TrimScreen(messages, preview), done)
 
+    def action_redact(self) -> None:
+        from .redact import RedactScreen, redact_edit
+
+        if self.session is None or self._row_any() is None:
+            return
+        c = self.current_conv()
+        conv = self.session.convs[c].conversation
+
+        def done(detector: Any) -> None:
+            if detector is not None:
+                self.apply_edit(c, redact_edit(detector), "Redact secrets")
+
+        self.app.push_screen(RedactScreen(conv.messages, conv.metadata, conv.title), done)
+
     @on(ProblemsPanel.FixRequested)
     def _fix_requested(self, event: ProblemsPanel.FixRequested) -> None:
         from ...core.lint import fix_all
@@ -104,6 +118,11 @@ class EditingScreen(StructureEditing, ContentEditing):
             problems = self.session.convs[self.current_conv()].problems or ()
             return fix_all(msgs, problems)
 
+        yield (
+            "Edit: Redact…",
+            "Find secrets, emails and your own text; see every hit, then replace all (undoable)",
+            self.action_redact,
+        )
         yield (
             "Edit: merge runs of messages of one role",
             "Consecutive user (or assistant...) messages become one (undoable)",

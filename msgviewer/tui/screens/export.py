@@ -34,8 +34,8 @@ def writable_formats(*, readable: bool) -> list[Format]:
 
 def extension_for(fmt: Format) -> str:
     """The usual file extension of a format."""
-    if fmt.name == "markdown":
-        return ".md"
+    if fmt.name in ("markdown", "html"):
+        return ".md" if fmt.name == "markdown" else ".html"
     return ".jsonl" if fmt.stream else ".json"
 
 
@@ -43,7 +43,7 @@ def path_for(path: str, fmt: Format, *, tagged: bool = False) -> str:
     """``path`` with the extension of ``fmt`` (and, ``tagged``, the format's name before it:
     an export never defaults to the file it was made from)."""
     stem, ext = os.path.splitext(path)
-    if ext not in (".json", ".jsonl", ".md"):
+    if ext not in (".json", ".jsonl", ".md", ".html"):
         stem = path
     for other in all_formats():  # a name tagged on by an earlier choice
         if tagged and stem.endswith(f".{other.name}"):

@@ -22,6 +22,7 @@ from ..model.loader import Cancelled, Follower, in_daemon_thread, load_session
 from ..model.safe import printable
 from ..model.search import SearchIndex
 from ..model.session import Session
+from ..model.timeline import cost_label
 from ..model.tree_model import TreeModel
 from ..widgets.problems_panel import ProblemsPanel
 from .editing import EditingScreen
@@ -42,6 +43,7 @@ class LoadingScreen(EditingScreen):
     _follow_timer: Any
     _analysis_due: bool
     _progress: str
+    prices: dict[str, Any] | None
 
     # -- loading ------------------------------------------------------------------------------
 
@@ -116,6 +118,7 @@ class LoadingScreen(EditingScreen):
         self.update_status()
 
     def _loaded(self, session: Session) -> None:
+        session.prices = self.prices
         self.session = session
         self.model = TreeModel(session)
         self.search_index = SearchIndex(session)
@@ -140,7 +143,8 @@ class LoadingScreen(EditingScreen):
         else:
             name = os.path.basename(session.path)
         title = session.convs[0].conversation.title if len(session.convs) == 1 else None
-        return printable(f"{name} · {title}" if title else name)
+        cost = cost_label(session.convs) if session.analysed else ""
+        return printable(" · ".join(part for part in (name, cost, title) if part))
 
     def _analyse(self) -> None:
         if self.session is not None:
@@ -159,14 +163,18 @@ class LoadingScreen(EditingScreen):
         if session is not self.session:
             return
         session.store(results)
+        self.edits_changed()  # the header shows the cost now
         self.tree.data_changed()
         self.query_one(ProblemsPanel).set_problems(session)
         self.detail.refresh_content()
         self.update_status()
+        from .timeline import TimelineScreen
         from .usage import UsageScreen
 
         for screen in self.app.screen_stack:
-            if isinstance(screen, UsageScreen):  # opened while the totals were being added up
+            if isinstance(
+                screen, (UsageScreen, TimelineScreen)
+            ):  # opened while the totals were being added up
                 self.app.call_later(screen.refresh_totals)
 
     # -- follow -------------------------------------------------------------------------------
@@ -202,6 +210,7 @@ class LoadingScreen(EditingScreen):
         if conversations is None:
             return
         session = Session.from_conversations(conversations, path=follower.path)
+        session.prices = self.prices
         session.analyse()
         self.app.call_from_thread(self._followed, session)
 
@@ -230,7 +239,7 @@ class LoadingScreen(EditingScreen):
         added = self.session.message_count - old_count
         if added > 0:
             self.notify(f"{fmt.plural(added, 'new message')}", timeout=1.5)
-        self.update_status()
+        self.edits_changed()  # the header's cost too
 
 
 class WorkerCancelled:

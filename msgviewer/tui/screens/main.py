@@ -17,19 +17,20 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.widgets import Footer, Header, Input
+from textual.widgets import Footer, Header
 
 from ..model import fmt
 from ..model.loader import Follower
 from ..model.media import is_media
 from ..model.rows import CONV, MSG, Filter, Row, describe_filter
 from ..model.safe import printable
-from ..model.search import SearchIndex
+from ..model.search import Query, SearchIndex
 from ..model.session import Session
 from ..model.tree_model import TreeModel
 from ..widgets.conversation_tree import ConversationTree
 from ..widgets.detail import DetailPane
 from ..widgets.problems_panel import ProblemsPanel
+from ..widgets.search_bar import SearchBar
 from ..widgets.status_line import StatusLine
 from .actions import copy_payload, save_media
 from .saving import SavingScreen
@@ -39,6 +40,11 @@ DETAIL_BURST = 0.1
 """Seconds: a cursor move this soon after the one before is part of a burst (a held key)."""
 DETAIL_SETTLE = 0.05
 """Seconds: in a burst, the detail pane waits for the cursor to rest this long."""
+
+
+DETAIL_SHARE = 40
+"""The detail pane's share of the width at start, in percent; < and > change it by a step."""
+DETAIL_STEP = 10
 
 
 class MainScreen(SearchingScreen):
@@ -51,6 +57,8 @@ class MainScreen(SearchingScreen):
         Binding("f", "filter", "Filter", id="filter"),
         Binding("colon", "goto", "Go to #", id="goto"),
         Binding("u", "usage", "Usage", id="usage"),
+        Binding("m", "timeline", "Timeline", id="timeline", show=False),
+        Binding("dollar_sign", "cost_column", "Cost column", id="cost-column", show=False),
         Binding("p", "problems", "Problems", id="problems"),
         Binding("r", "raw", "Raw/Markdown", id="raw", show=False),
         Binding("s", "source", "Source", id="source", show=False),
@@ -60,6 +68,9 @@ class MainScreen(SearchingScreen):
         Binding("v", "view_value", "View whole value", id="view-value", show=False),
         Binding("F", "follow", "Follow file", id="follow", show=False),
         Binding("escape", "clear", "Clear search", id="clear", show=False),
+        Binding("greater_than_sign", "detail_width(1)", "Widen detail", id="widen", show=False),
+        Binding("less_than_sign", "detail_width(-1)", "Narrow detail", id="narrow", show=False),
+        Binding("z", "zoom_detail", "Zoom detail", id="zoom", show=False),
     ]
     """Screen keys: search and filter, panels and views, copy and save."""
 
@@ -67,8 +78,8 @@ class MainScreen(SearchingScreen):
     MainScreen {
         layout: vertical;
         #panes { height: 1fr; }
-        #conversation { width: 3fr; min-width: 40; border-right: tall $panel; }
-        #detail { width: 2fr; min-width: 30; }
+        #conversation { width: 60%; min-width: 20; border-right: tall $panel; }
+        #detail { width: 40%; min-width: 20; }
         #search { dock: bottom; display: none; border: none; height: 1; padding: 0 1; }
         #search.-shown { display: block; }
         #problems { display: none; }
@@ -84,8 +95,10 @@ class MainScreen(SearchingScreen):
         format: str | None = None,
         follow: bool = False,
         session: Session | None = None,
+        prices: dict[str, Any] | None = None,
     ) -> None:
         super().__init__()
+        self.prices = prices
         self.paths = paths
         self.format = format
         self.follow_on_load = follow
@@ -94,6 +107,8 @@ class MainScreen(SearchingScreen):
         self.error: str | None = None
         self.search_index: SearchIndex | None = None
         self.query_text = ""
+        self.search_query: Query | None = None
+        self.query_error = ""
         self.hits: tuple[tuple[int, int], ...] = ()
         self.hit = -1
         self.follower: Follower | None = None
@@ -103,6 +118,9 @@ class MainScreen(SearchingScreen):
         self._detail_timer: Any = None
         self._analysis_due = False
         self._progress = ""
+        self.detail_share = DETAIL_SHARE
+        """The detail pane's share of the width, in percent."""
+        self.detail_zoomed = False
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="◆")
@@ -110,7 +128,11 @@ class MainScreen(SearchingScreen):
             yield ConversationTree(id="conversation")
             yield DetailPane(id="detail")
         yield ProblemsPanel(id="problems")
-        yield Input(placeholder="search text, tool names, arguments, results…", id="search")
+        yield SearchBar(
+            placeholder="search text, tool names, arguments, results…"
+            "  ctrl+r: regex · a capital letter: match case",
+            id="search",
+        )
         yield StatusLine(id="status")
         yield Footer()
 
@@ -171,9 +193,13 @@ class MainScreen(SearchingScreen):
         if self.query_text:
             where = f"{self.hit + 1}/{len(self.hits)}" if self.hits and self.hit >= 0 else ""
             count = where or fmt.plural(len(self.hits), "match")
+            if self.query_error:
+                count = "bad pattern"
             right.append(f"/{printable(self.query_text)} {count}  ", style="bold")
         if self.model is not None and self.model.filter.active:
             right.append(f"filter: {describe_filter(self.model.filter)}  ", style="bold")
+        if self.detail_zoomed:
+            right.append("zoom (z)  ")
         if self.detail.raw:
             right.append("raw  ")
         if self.detail.source:
@@ -283,6 +309,21 @@ class MainScreen(SearchingScreen):
         if target is not None:
             self.tree.go_to(MSG, *target)
 
+    def action_timeline(self) -> None:
+        """Where the time went: turns as model and tool time, the gaps, the slowest steps."""
+        if self.session is None:
+            return
+        from .timeline import TimelineScreen
+
+        self.app.push_screen(TimelineScreen(self.session), self._usage_jump)
+
+    def action_cost_column(self) -> None:
+        """Show or hide what each assistant message cost, beside its tokens."""
+        if self.model is None:
+            return
+        self.model.show_cost = not self.model.show_cost
+        self.tree.data_changed()
+
     def action_problems(self) -> None:
         panel = self.query_one(ProblemsPanel)
         panel.toggle_class("-shown")
@@ -302,6 +343,26 @@ class MainScreen(SearchingScreen):
         self.tree.focus()
 
     # -- detail modes, copy, save -------------------------------------------------------------
+
+    def action_detail_width(self, step: int) -> None:
+        """Widen (1) or narrow (-1) the detail pane by a step; out of zoom first."""
+        self.detail_zoomed = False
+        share = self.detail_share + step * DETAIL_STEP
+        self.detail_share = max(DETAIL_STEP, min(100 - DETAIL_STEP, share))
+        self._lay_out_panes()
+
+    def action_zoom_detail(self) -> None:
+        """The detail pane alone at full width (and focused), or back beside the tree."""
+        self.detail_zoomed = not self.detail_zoomed
+        self._lay_out_panes()
+        (self.detail if self.detail_zoomed else self.tree).focus()
+
+    def _lay_out_panes(self) -> None:
+        tree, detail = self.tree, self.detail
+        tree.display = not self.detail_zoomed
+        detail.styles.width = "1fr" if self.detail_zoomed else f"{self.detail_share}%"
+        tree.styles.width = f"{100 - self.detail_share}%"
+        self.update_status()
 
     def action_raw(self) -> None:
         self.detail.raw = not self.detail.raw

@@ -3,8 +3,9 @@
 Writing runs in a thread worker: first the conversion is checked for losses
 (``lossy_warnings``) and the user asked before anything lossy is written; then the Document
 saves (temporary file, then rename: the file on disk is always the old or the new version).
-A failed save (permission, full disk, the file changed on disk since it was opened) keeps the
-edits, says what happened, and offers to save elsewhere (or to overwrite a changed file).
+A failed save (a read-only file or directory, a full disk, the file changed on disk since it
+was opened, even while it was being written) keeps the edits, says what happened, and offers to
+save elsewhere (or to overwrite a changed file).
 Edits wait while a save runs, so what is marked saved is what was written.
 """
 
@@ -20,7 +21,7 @@ from textual import work
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from ...core.errors import MsgviewerError
+from ...core.errors import MsgviewerError, WriteError
 from ...document import Document, FileChangedError
 from ...formats import Conversation, LossyConversionWarning, dump, get_format, lossy_warnings
 from ..model.history import EditHistory
@@ -255,6 +256,8 @@ class SavingScreen(Screen[None]):
                     job.doc.save(job.path, job.format, force=job.force)
         except FileChangedError:
             call(self._changed_on_disk, job)
+        except WriteError as exc:  # its file is the one the dialog names: only why
+            call(self._save_failed, job, exc.what.removeprefix("cannot write: "))
         except OSError as exc:
             call(self._save_failed, job, exc.strerror or str(exc))
         except MsgviewerError as exc:

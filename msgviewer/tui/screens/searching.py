@@ -11,7 +11,15 @@ from textual.widgets import Input
 from textual.worker import get_current_worker
 
 from ..model.safe import printable
-from ..model.search import SearchIndex, locate, next_hit
+from ..model.search import (
+    REGEX_PREFIX,
+    Query,
+    QueryError,
+    SearchIndex,
+    locate,
+    next_hit,
+    parse_query,
+)
 from .loading import LoadingScreen, WorkerCancelled
 
 
@@ -20,6 +28,9 @@ class SearchingScreen(LoadingScreen):
 
     hits: tuple[tuple[int, int], ...]
     hit: int
+    search_query: Query | None
+    """The search in force (None: none, or one that does not compile)."""
+    query_error: str
 
     def action_search(self) -> None:
         if self.session is None:
@@ -39,26 +50,34 @@ class SearchingScreen(LoadingScreen):
         self.tree.focus()
         self._run_search(event.value, jump=True)
 
-    def _run_search(self, query: str, *, jump: bool) -> None:
-        self.query_text = query
-        self.tree.query_text = query if len(query) >= 2 or jump else ""
+    def _run_search(self, text: str, *, jump: bool) -> None:
+        self.query_text = text
+        try:
+            query = parse_query(text) if text not in ("", REGEX_PREFIX) else None
+            self.query_error = ""
+        except QueryError as exc:
+            query, self.query_error = None, str(exc)
+        self.search_query = query
+        shown = query is not None and (len(query.needle) >= 2 or jump)
+        self.tree.highlight = query.pattern if shown and query is not None else None
+        self.detail.set_highlight(self.tree.highlight)
         self.tree.data_changed()
-        if not query or self.search_index is None:
+        if query is None or self.search_index is None:
             self.hits, self.hit = (), -1
             self.update_status()
             return
         self._search_worker(self.search_index, query, jump)
 
     @work(thread=True, exclusive=True, group="search")
-    def _search_worker(self, index: SearchIndex, query: str, jump: bool) -> None:
+    def _search_worker(self, index: SearchIndex, query: Query, jump: bool) -> None:
         worker = get_current_worker()
         hits = index.find(query, WorkerCancelled(worker))
         if hits is None or worker.is_cancelled:
             return
         self.app.call_from_thread(self._search_done, query, hits, jump)
 
-    def _search_done(self, query: str, hits: list[tuple[int, int]], jump: bool) -> None:
-        if query != self.query_text:
+    def _search_done(self, query: Query, hits: list[tuple[int, int]], jump: bool) -> None:
+        if query.typed != self.query_text:
             return
         if self.model is not None and self.model.filter.active:
             hits = [h for h in hits if self.model.message_visible(*h)]
@@ -71,8 +90,10 @@ class SearchingScreen(LoadingScreen):
         self.update_status()
 
     def _step_hit(self, step: int, *, from_cursor: bool = False) -> None:
-        if not self.hits:
-            if self.query_text:
+        if not self.hits or self.search_query is None:
+            if self.query_error:
+                self.notify(printable(self.query_error), severity="warning", timeout=3)
+            elif self.query_text:
                 self.notify(f"No match for {printable(self.query_text)!r}", timeout=2)
             return
         row = self.tree.current_row
@@ -81,7 +102,7 @@ class SearchingScreen(LoadingScreen):
         self.hit = i
         c, m = self.hits[i]
         message = self.session.convs[c].messages[m]  # type: ignore[union-attr]
-        kind, idx, line = locate(message, self.query_text)
+        kind, idx, line = locate(message, self.search_query)
         self.tree.go_to(kind, c, m, idx, line)
         self.update_status()
 

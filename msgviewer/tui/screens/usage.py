@@ -1,7 +1,8 @@
-"""``UsageScreen``: token totals, a breakdown by model, and a chart of every turn.
+"""``UsageScreen``: token totals and cost, a breakdown by model, and a chart of every turn.
 
 Counts come from the core's ``usage_totals``; turns without usage in the file are estimated
-there and marked approximate (≈) here.
+there and marked approximate (≈) here (and never priced). Dollars come from the core's
+``cost_totals``: a model without a known price says "unpriced".
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Sparkline, Static
 
+from ...core.cost import format_usd
 from ...core.usage import Usage
 from ..model import fmt
 from ..model.safe import printable
@@ -41,21 +43,37 @@ def _numbers(usage: Usage) -> list[str]:
     ]
 
 
-def totals_table(totals: Any, turns: int, approximate: int) -> Table:
-    """The totals row, and by model, as one table."""
+def _dollars(cost: Any, model: str) -> str:
+    if model in cost.unpriced:
+        return "unpriced"
+    return format_usd(cost.by_model[model]) if model in cost.by_model else ""
+
+
+def totals_table(totals: Any, turns: int, approximate: int, cost: Any = None) -> Table:
+    """The totals row, and by model, as one table; with ``cost`` (``CostTotals``), a cost
+    column."""
+    priced = cost is not None and (cost.total_usd is not None or bool(cost.unpriced))
     table = Table(box=None, padding=(0, 1), header_style="bold", expand=False)
     table.add_column("", style="bold", no_wrap=True)
     table.add_column("calls", justify="right", no_wrap=True)
     widest = len(_numbers(totals.total)[-1])  # no count is bigger than the grand total
     for name in _COLUMNS:
         table.add_column(name, justify="right", no_wrap=True, min_width=max(len(name), widest))
+    if priced:
+        table.add_column("cost", justify="right", no_wrap=True, min_width=9)
     for model, usage in sorted(totals.by_model.items(), key=lambda kv: -kv[1].total_tokens):
         calls = sum(1 for t in totals.per_turn if (t.model or "unknown") == model)
-        table.add_row(Text(printable(model or "unknown")), str(calls or ""), *_numbers(usage))
+        dollars = [_dollars(cost, model or "unknown")] if priced else []
+        table.add_row(
+            Text(printable(model or "unknown")), str(calls or ""), *_numbers(usage), *dollars
+        )
     label = Text("total")
     if approximate:
         label.append(" ≈", style="italic")
-    table.add_row(label, str(turns), *_numbers(totals.total), style="bold", end_section=True)
+    total = [format_usd(cost.total_usd) if cost.total_usd is not None else ""] if priced else []
+    table.add_row(
+        label, str(turns), *_numbers(totals.total), *total, style="bold", end_section=True
+    )
     return table
 
 
@@ -99,7 +117,8 @@ class UsageScreen(DismissOnce, Screen[tuple[int, int] | None]):
             else:
                 turns = totals.per_turn
                 approximate = sum(1 for t in turns if t.approximate)
-                yield Static(totals_table(totals, len(turns), approximate), id="totals")
+                cost = data.cost
+                yield Static(totals_table(totals, len(turns), approximate, cost), id="totals")
                 caption = Text()
                 caption.append("Context per turn", style="bold")
                 caption.append(": the prompt tokens each call saw   ")
@@ -111,7 +130,7 @@ class UsageScreen(DismissOnce, Screen[tuple[int, int] | None]):
                     )
                 yield Static(caption, classes="caption")
                 yield Sparkline([t.context_tokens for t in turns] or [0], id="context-spark")
-                yield TurnChart(turns, id="turns")
+                yield TurnChart(turns, id="turns", costs=cost)
                 yield Static(id="legend", classes="caption")
         yield Footer()
 

@@ -7,6 +7,8 @@ at ten: moving the cursor touches two lines, expanding splices one message's row
 
 from __future__ import annotations
 
+import re
+
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -71,12 +73,13 @@ class ConversationTree(ScrollView, can_focus=True):
         & > .conversation--reasoning { color: $text-muted; text-style: italic; }
         & > .conversation--media { color: $text-primary; }
         & > .conversation--tokens { color: $text-muted; }
+        & > .conversation--cost { color: $text-success; }
         & > .conversation--line { color: $foreground; }
         & > .conversation--gutter { color: $text-muted; }
         & > .conversation--conv { color: $text-primary; text-style: bold; }
         & > .conversation--cursor { background: $primary-muted; }
         & > .conversation--pair { background: $warning-muted; }
-        & > .conversation--match { background: $accent-muted; }
+        & > .conversation--match { text-style: reverse; }  /* not the pair's colour */
         & > .conversation--cut { color: $text-error; text-style: strike; }
         &:focus > .conversation--cursor { background: $block-cursor-background; }
     }
@@ -102,8 +105,8 @@ class ConversationTree(ScrollView, can_focus=True):
         self.model: TreeModel | None = None
         self.labels: RowLabels | None = None
         self.cursor = 0
-        self.query_text = ""
-        """Search text highlighted in the rows."""
+        self.highlight: re.Pattern[str] | None = None
+        """What a search highlights in the rows."""
         self._pair: Node | None = None
         self._cut: tuple[int, frozenset[int]] | None = None
         self._cache: LRUCache[tuple, Strip] = LRUCache(1024)
@@ -188,7 +191,7 @@ class ConversationTree(ScrollView, can_focus=True):
             cut is not None and row[0] != CONV and row[1] == cut[0] and row[2] in cut[1],
         )
         expanded = self.model.is_expanded(row) if self.model else False
-        key = (row, width, flags, expanded, self.has_focus, self.query_text)
+        key = (row, width, flags, expanded, self.has_focus, self.highlight)
         strip = self._cache.get(key)
         if strip is None:
             strip = self._render_row(row, width, *flags)
@@ -209,7 +212,7 @@ class ConversationTree(ScrollView, can_focus=True):
             width,
             self.rich_style,
             self.app.console,
-            self.query_text,
+            self.highlight,
             cursor=cursor,
             pair=pair,
             cut=cut,

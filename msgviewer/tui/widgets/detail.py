@@ -12,6 +12,7 @@ widget per section made every key cost a layout or two, most of a key's time).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich.cells import cell_len
@@ -19,6 +20,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.selection import Selection
@@ -42,7 +44,20 @@ _LAYOUT = {
 class DetailPane(DetailParts, ScrollView, can_focus=True):
     """Everything about the node under the tree's cursor."""
 
+    BINDINGS: list[BindingType] = [
+        Binding("j", "scroll_down", "Scroll down", show=False),
+        Binding("k", "scroll_up", "Scroll up", show=False),
+        Binding("g", "scroll_home", "Top", show=False),
+        Binding("G", "scroll_end", "Bottom", show=False),
+        Binding("ctrl+d", "half_page(1)", "Half a page down", show=False),
+        Binding("ctrl+u", "half_page(-1)", "Half a page up", show=False),
+        Binding("space", "page_down", "Page down", show=False),
+        Binding("b", "page_up", "Page up", show=False),
+    ]
+    """Pager keys, when the pane has the focus (tab, or a click)."""
+
     COMPONENT_CLASSES = {
+        "detail--match",
         "detail--title",
         "detail--section",
         "detail--reasoning",
@@ -57,6 +72,7 @@ class DetailPane(DetailParts, ScrollView, can_focus=True):
         overflow-x: hidden;
         scrollbar-gutter: stable;
         & > .detail--title { text-style: bold; }
+        & > .detail--match { text-style: reverse; }
         & > .detail--section { color: $text-muted; text-style: bold; }
         & > .detail--reasoning { color: $text-muted; text-style: italic; }
         & > .detail--bar { color: $secondary; }
@@ -79,6 +95,17 @@ class DetailPane(DetailParts, ScrollView, can_focus=True):
         self._width = 0
         self._drawn_in: tuple[Style, ...] = ()
         self._refs_of: tuple[Any, Any] | None = None
+        self.highlight: re.Pattern[str] | None = None
+        """What a search highlights in the pane."""
+
+    def action_half_page(self, direction: int) -> None:
+        height = max(1, self.scrollable_content_region.height // 2)
+        self.scroll_relative(y=direction * height, animate=False)
+
+    def set_highlight(self, pattern: re.Pattern[str] | None) -> None:
+        if pattern != self.highlight:
+            self.highlight = pattern
+            self.refresh()
 
     def show(self, session: Session | None, row: Row | None) -> None:
         """Show ``row`` of ``session`` (None: nothing selected)."""
@@ -134,6 +161,8 @@ class DetailPane(DetailParts, ScrollView, can_focus=True):
         if index >= len(self._lines):
             return Strip.blank(self.scrollable_content_region.width, self.rich_style)
         strip = self._lines[index]
+        if self.highlight is not None:
+            strip = _highlighted(strip, self.highlight, component_style(self, "detail--match"))
         selection = self.text_selection
         span = selection.get_span(index) if selection is not None else None
         if span is not None:  # text selected with the mouse, drawn as the screen draws it
@@ -180,3 +209,20 @@ class DetailPane(DetailParts, ScrollView, can_focus=True):
         if self.scrollable_content_region.width != self._width:
             self._drop_selection()
             self._lay_out()
+
+
+def _highlighted(strip: Strip, pattern: re.Pattern[str], style: Style) -> Strip:
+    """``strip`` with what ``pattern`` matches in its text drawn in ``style``, nothing moved."""
+    text = strip.text
+    cuts: list[int] = []
+    for match in pattern.finditer(text):
+        if match.end() > match.start():
+            cuts += [cell_len(text[: match.start()]), cell_len(text[: match.end()])]
+    if not cuts:
+        return strip
+    pieces = strip.divide([*cuts, strip.cell_length])
+    # the pieces alternate: before a match, the match, between matches, the next match...
+    return Strip.join(
+        Strip(Segment.apply_style(list(piece), post_style=style)) if i % 2 else piece
+        for i, piece in enumerate(pieces)
+    )

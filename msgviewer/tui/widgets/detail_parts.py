@@ -20,6 +20,7 @@ from ..model.rows import ARTIFACT, BLOCK, CALL, CONV, INVALID, LINE, MORE, MSG, 
 from ..model.safe import printable
 from ..model.session import Session
 from ..model.summaries import ROLE_GLYPHS, call_signature, reasoning_flags
+from ..model.tool_output import tool_output
 from .render import heading, json_text, media_text, metadata_table, plain_text, source_text
 from .safe_markup import markdown_parser
 
@@ -179,7 +180,7 @@ class DetailParts:
     def _block(self, message: Message, b: int, block: Any, c: int, m: int) -> list[Part]:
         t = block.type
         if message.role == "tool" and t == "text":  # tool output: shown as it was printed
-            return [Part(heading("output"), "section"), Part(plain_text(block.text))]
+            return self._output(heading("output"), block.text, message, "")
         if t == "text":
             out: list[Part] = [Part(heading("text"), "section")]
             out.append(self._prose(block.text))
@@ -219,7 +220,7 @@ class DetailParts:
             if t == "tool_result" and getattr(block, "is_error", False):
                 out.append(Part("the tool reported an error", "error"))
             if isinstance(content, str):
-                out.append(Part(plain_text(content), "raw"))
+                out += self._output(None, content, message, "raw")
             elif t == "tool_result":
                 for sub_index, sub in enumerate(content[:MAX_PARTS]):
                     out += self._block(message, sub_index, sub, c, -1)
@@ -243,6 +244,22 @@ class DetailParts:
             Part(heading(t), "section"),
             Part(json_text(_plain(block)), "json"),
         ]
+
+    def _output(self, head: Text | None, text: str, message: Message, kind: str) -> list[Part]:
+        """A tool's output: what it printed (out of a JSON wrapper, if it came in one) under
+        the facts around it (exit code, duration...)."""
+        output = tool_output(text, message.metadata)
+        out = [Part(head, "section")] if head is not None else []
+        if output.facts:
+            facts = Text()
+            for i, (name, value) in enumerate(output.facts):
+                facts.append(" · " if i else "", style="dim")
+                facts.append(printable(name), style="dim")
+                facts.append(" ")
+                facts.append(printable(value), style="bold")
+            out.append(Part(facts, "note"))
+        out.append(Part(plain_text(output.text), kind))
+        return out
 
     def _prose(self, text: str) -> Part:
         if self.raw or len(text) > MARKDOWN_LIMIT:

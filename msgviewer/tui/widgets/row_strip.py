@@ -7,6 +7,7 @@ and a trim preview's cut are laid over it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from rich.console import Console
@@ -34,6 +35,7 @@ STYLE_NAMES = (
     "reasoning",
     "media",
     "tokens",
+    "cost",
     "line",
     "gutter",
     "conv",
@@ -52,7 +54,7 @@ def row_strip(
     width: int,
     base: Style,
     console: Console,
-    query_text: str,
+    highlight: re.Pattern[str] | None,
     *,
     cursor: bool,
     pair: bool,
@@ -62,8 +64,8 @@ def row_strip(
     text = Text.assemble(*[(t, style(s)) for t, s in left if t], no_wrap=True, end="")
     right_text = Text.assemble(*[(t, style(s)) for t, s in right if t], end="")
     right_len = right_text.cell_len
-    if query_text:
-        text.highlight_words([query_text], style("match"), case_sensitive=False)
+    if highlight is not None:
+        text.highlight_regex(highlight, style("match"))
     room = max(0, width - right_len - (1 if right_len else 0))
     if text.cell_len > room:
         text.truncate(max(0, room - 1))

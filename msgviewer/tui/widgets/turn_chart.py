@@ -18,12 +18,14 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ...core.cost import format_usd
 from ..model import fmt
 from ..model.safe import one_line
 from .styles import component_style
 
 LABEL_WIDTH = 30
 NUMBERS_WIDTH = 32
+COST_WIDTH = 10
 
 
 class TurnChart(ScrollView, can_focus=True):
@@ -70,9 +72,12 @@ class TurnChart(ScrollView, can_focus=True):
             super().__init__()
             self.index = index
 
-    def __init__(self, turns: Sequence[Any], *, id: str | None = None) -> None:
+    def __init__(self, turns: Sequence[Any], *, id: str | None = None, costs: Any = None) -> None:
+        """``costs``: the ``CostTotals`` of the same messages, for a cost per turn."""
         super().__init__(id=id)
         self.turns = list(turns)
+        self.costs = costs if costs is not None and costs.per_message else None
+        self.numbers_width = NUMBERS_WIDTH + (COST_WIDTH if self.costs is not None else 0)
         self.cursor = 0
         top = 1
         for t in self.turns:
@@ -98,7 +103,7 @@ class TurnChart(ScrollView, can_focus=True):
         text = Text(no_wrap=True, end="")
         label = f"#{turn.index:<6}{one_line(turn.model or '?', LABEL_WIDTH - 8)}"
         text.append(f"{label:<{LABEL_WIDTH}}", self._style("label"))
-        bar_width = max(4, width - LABEL_WIDTH - NUMBERS_WIDTH)
+        bar_width = max(4, width - LABEL_WIDTH - self.numbers_width)
         scale = bar_width / self.scale_max
         ctx = turn.context_tokens
         out = turn.usage.output_tokens
@@ -112,6 +117,9 @@ class TurnChart(ScrollView, can_focus=True):
         text.append(" " * max(0, bar_width - old_cells - new_cells - out_cells))
         mark = "≈" if turn.approximate else " "
         numbers = f"{mark}ctx {fmt.tokens(ctx):>6} +{fmt.tokens(grown):<6} out {fmt.tokens(out):>5}"
+        if self.costs is not None:
+            dollars = self.costs.of(turn.index)
+            numbers += f" {format_usd(dollars) if dollars is not None else '':>{COST_WIDTH - 1}}"
         text.append(f" {numbers}", self._style("approx" if turn.approximate else "label"))
         strip = Strip(list(text.render(self.app.console))).crop_extend(0, width, self.rich_style)
         if index == self.cursor:

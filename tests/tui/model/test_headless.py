@@ -163,7 +163,7 @@ def test_suggested_filename_never_picks_a_directory() -> None:
 
 def test_search_finds_tool_arguments_and_locates_the_call() -> None:
     session = _demo()
-    hits = SearchIndex(session).find("FIX/CSV-UNICODE")
+    hits = SearchIndex(session).find("fix/csv-unicode")
     messages = session.convs[0].messages
     assert hits and all("fix/csv-unicode" in repr(messages[m]).lower() for _, m in hits)
     pr_call = next(m for _, m in hits if messages[m].tool_calls)
