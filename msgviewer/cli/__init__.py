@@ -20,6 +20,7 @@ from ..core.errors import MsgviewerError
 from ..formats.io import INT_DIGITS
 from .commands import COMMANDS
 from .common import ClosedOutput, add_prices, fail, stdout_error
+from .terminal import keys_from_terminal
 
 
 def _view_parser() -> argparse.ArgumentParser:
@@ -66,6 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             _flush_stdout()  # here, not at exit: a failure is then reported like any other
             return code
         args = _view_parser().parse_args(args_list)
+        keys_from_terminal(args.files)  # (`cat run.json | msgviewer -`: keys from the terminal)
         from ..tui import run  # the app is imported only when it is wanted
 
         browse = _browse(args.files)

@@ -7,16 +7,18 @@ replaces the panes with what went wrong.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from rich.text import Text
 from textual import work
+from textual.binding import Binding, BindingType
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from ...core.errors import MsgviewerError
 from ..model import fmt
-from ..model.loader import Cancelled, Follower, load_session
+from ..model.loader import Cancelled, Follower, in_daemon_thread, load_session
 from ..model.safe import printable
 from ..model.search import SearchIndex
 from ..model.session import Session
@@ -28,6 +30,11 @@ from .editing import EditingScreen
 
 class LoadingScreen(EditingScreen):
     """Open the screen's files (or show why not), analyse them, follow one as it grows."""
+
+    BINDINGS: list[BindingType] = [
+        # (not in the help: ctrl+c copies, as it does on every Textual screen, once loaded)
+        Binding("ctrl+c,super+c", "interrupt", "Copy text or stop loading", show=False),
+    ]
 
     paths: list[str]
     format: str | None
@@ -63,8 +70,13 @@ class LoadingScreen(EditingScreen):
         def progress(text: str) -> None:
             self.app.call_from_thread(self._set_progress, text)
 
+        def load() -> Session:
+            return load_session(self.paths, format=self.format, progress=progress, cancel=cancel)
+
         try:
-            session = load_session(self.paths, format=self.format, progress=progress, cancel=cancel)
+            # (in a thread of its own that the app can leave behind: a FIFO with no writer
+            # blocks its open for ever, and the worker's thread must end for the app to)
+            session = in_daemon_thread(load, cancel)
         except Cancelled:
             return
         except MsgviewerError as exc:
@@ -74,6 +86,19 @@ class LoadingScreen(EditingScreen):
             self.app.call_from_thread(self._failed, f"{type(exc).__name__}: {exc}")
             return
         self.app.call_from_thread(self._loaded, session)
+
+    def action_interrupt(self) -> None:
+        """Ctrl+C: while the files are still being read, quit (nothing can be lost yet, and a
+        slow or stuck read must not hold the terminal); once they are, copy as usual."""
+        if self.loading:
+            self.app.exit(return_code=130)  # (what an interrupted command returns)
+        else:
+            self.action_copy_text()
+
+    @property
+    def loading(self) -> bool:
+        """Whether the files are still being read (no session yet, and no error)."""
+        return self.session is None and self.error is None
 
     def _failed(self, error: str) -> None:
         self.error = error
@@ -116,8 +141,6 @@ class LoadingScreen(EditingScreen):
         if session.path is None:
             name = "bundled sample"
         else:
-            import os
-
             name = os.path.basename(session.path)
         title = session.convs[0].conversation.title if len(session.convs) == 1 else None
         cost = cost_label(session.convs) if session.analysed else ""
@@ -167,7 +190,9 @@ class LoadingScreen(EditingScreen):
                 self._follow_timer.stop()
             self.update_status()
             return
-        if self.session is None or self.session.path is None or self.session.path == "-":
+        path = None if self.session is None else self.session.path
+        if path is None or path == "-" or not os.path.isfile(path):
+            # (a FIFO or device read again would block, or never end)
             self.notify("Only a file opened from disk can be followed", severity="warning")
             return
         self.follower = Follower(self.session.path, self.format)
