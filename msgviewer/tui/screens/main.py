@@ -407,6 +407,9 @@ class MainScreen(SearchingScreen):
         if selection is None:
             return
         row, conv = selection
+        if row[0] == CONV:  # a conversation row (maybe of a conversation left empty): no media
+            self.notify("Select a message or a block to save its media", timeout=2)
+            return
         message = conv.messages[row[2]]
         blocks = message.blocks
         block = blocks[row[3]] if row[0] != MSG and row[3] < len(blocks) else None
