@@ -300,7 +300,7 @@ class RowLabels:
         call = self.model.message(row[1], row[2]).invalid_tool_calls[row[3]]
         return [
             (self._indent(row), ""),
-            ("  ", ""),
+            self._arrow(row),
             ("⚠ invalid call ", "error"),
             (one_line(f"{call.name or '?'}: {call.args or ''}", SUMMARY_CHARS), "summary"),
         ]
