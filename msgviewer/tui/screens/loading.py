@@ -140,6 +140,7 @@ class LoadingScreen(EditingScreen):
         if session is not self.session:
             return
         session.store(results)
+        self.place_results()
         self.edits_changed()  # the header shows the cost now
         self.tree.data_changed()
         self.query_one(ProblemsPanel).set_problems(session)
@@ -153,6 +154,14 @@ class LoadingScreen(EditingScreen):
                 screen, (UsageScreen, TimelineScreen)
             ):  # opened while the totals were being added up
                 self.app.call_later(screen.refresh_totals)
+
+    def place_results(self) -> None:
+        """Tool links were made: put results under their calls (the view's default for agent
+        runs), the cursor staying on its node."""
+        model = self.model
+        if model is not None and model.nesting_stale():
+            self.tree.keep_place_through(model.refresh_nesting)
+            self.update_status()
 
     # -- follow -------------------------------------------------------------------------------
 
