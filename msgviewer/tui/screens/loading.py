@@ -113,7 +113,11 @@ class LoadingScreen(EditingScreen):
         session = self.session
         if session is None:
             return ""
-        if session.path is None:
+        sources = list(dict.fromkeys(c.source for c in session.convs if c.source))
+        if len(sources) > 1:  # several files: their names (already made visible)
+            more = f" +{len(sources) - 3} more" if len(sources) > 3 else ""
+            name = ", ".join(sources[:3]) + more
+        elif session.path is None:
             name = "bundled sample"
         else:
             import os
