@@ -122,7 +122,8 @@ async def test_tool_call_arguments_as_json(demo: Path) -> None:
     app = make_app(demo)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("j", "j", "l", "j", "j", "j")  # message 2, call 0 (read_file)
+        # message 2 (open: its calls hold their results), then reasoning, text, call 0
+        await pilot.press("j", "j", "j", "j", "j")
         assert app.main_screen.tree.current_row[:4] == (CALL, 0, 2, 0)
         await pilot.press("e")
         await _type_over(app, '["not", "an object"]')
@@ -222,6 +223,8 @@ async def test_restructure_role_insert_duplicate_move(demo: Path) -> None:
 async def test_undo_redo_across_several_edits(demo: Path) -> None:
     app = make_app(demo)
     async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("o")  # file order: one row per message
         await settle(pilot)
         states = [_messages(app)]
         for key in ("D", "D", "j", "d"):

@@ -55,6 +55,7 @@ def load_session(
     files = list(paths) or [sample_path()]
     conversations: list[Conversation] = []
     documents: list[Document] = []
+    sources: list[tuple[str, tuple[int, int]]] = []
     load_warnings: list[str] = []
     for path in files:
         if cancel is not None and cancel.is_set():
@@ -85,10 +86,16 @@ def load_session(
         )
         conversations.extend(convs)
         documents.extend(docs)
+        sources.extend((name, (n + 1, len(convs))) for n in range(len(convs)))
     say("Building the tree…")
     session = Session.from_conversations(
-        conversations, path=files[0] if paths else None, documents=documents
+        conversations,
+        path=files[0] if paths else None,
+        documents=documents,
     )
+    if len(files) > 1:  # several files: each conversation is named by its file
+        for conv, (name, part) in zip(session.convs, sources, strict=True):
+            conv.source, conv.part = name, part
     if format:
         session.format = format
     session.load_warnings = load_warnings

@@ -138,7 +138,11 @@ class LoadingScreen(EditingScreen):
         session = self.session
         if session is None:
             return ""
-        if session.path is None:
+        sources = list(dict.fromkeys(c.source for c in session.convs if c.source))
+        if len(sources) > 1:  # several files: their names (already made visible)
+            more = f" +{len(sources) - 3} more" if len(sources) > 3 else ""
+            name = ", ".join(sources[:3]) + more
+        elif session.path is None:
             name = "bundled sample"
         else:
             name = os.path.basename(session.path)
@@ -163,6 +167,7 @@ class LoadingScreen(EditingScreen):
         if session is not self.session:
             return
         session.store(results)
+        self.place_results()
         self.edits_changed()  # the header shows the cost now
         self.tree.data_changed()
         self.query_one(ProblemsPanel).set_problems(session)
@@ -176,6 +181,14 @@ class LoadingScreen(EditingScreen):
                 screen, (UsageScreen, TimelineScreen)
             ):  # opened while the totals were being added up
                 self.app.call_later(screen.refresh_totals)
+
+    def place_results(self) -> None:
+        """Tool links were made: put results under their calls (the view's default for agent
+        runs), the cursor staying on its node."""
+        model = self.model
+        if model is not None and model.nesting_stale():
+            self.tree.keep_place_through(model.refresh_nesting)
+            self.update_status()
 
     # -- follow -------------------------------------------------------------------------------
 

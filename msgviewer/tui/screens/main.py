@@ -55,6 +55,9 @@ class MainScreen(SearchingScreen):
         Binding("n", "search_next", "Next match", id="search-next"),
         Binding("N", "search_previous", "Previous match", id="search-previous", show=False),
         Binding("f", "filter", "Filter", id="filter"),
+        Binding(
+            "o", "results_view", "Results under calls / file order", id="results-view", show=False
+        ),
         Binding("colon", "goto", "Go to #", id="goto"),
         Binding("u", "usage", "Usage", id="usage"),
         Binding("m", "timeline", "Timeline", id="timeline", show=False),
@@ -198,6 +201,10 @@ class MainScreen(SearchingScreen):
             right.append(f"/{printable(self.query_text)} {count}  ", style="bold")
         if self.model is not None and self.model.filter.active:
             right.append(f"filter: {describe_filter(self.model.filter)}  ", style="bold")
+        if self.model is not None and self.model.has_nesting:
+            right.append(
+                "results under calls (o)  " if self.model.nested_view else "file order (o)  "
+            )
         if self.detail_zoomed:
             right.append("zoom (z)  ")
         if self.detail.raw:
@@ -267,6 +274,21 @@ class MainScreen(SearchingScreen):
             return
         model = self.model
         self.tree.keep_cursor_through(lambda: model.set_filter(flt))
+        self.update_status()
+
+    def action_results_view(self) -> None:
+        """Show each tool result under its call, or every message in file order."""
+        model = self.model
+        if model is None:
+            return
+        nested = not model.nested_view
+        self.tree.keep_place_through(lambda: model.set_nested_view(nested))
+        if not model.has_nesting:
+            linked = self.session is not None and self.session.analysed
+            why = "no tool call here has a result" if linked else "still linking tool calls"
+            self.notify(f"Results under calls: {why}", timeout=2)
+        else:
+            self.notify("Results under their calls" if nested else "File order", timeout=1.5)
         self.update_status()
 
     def action_goto(self) -> None:

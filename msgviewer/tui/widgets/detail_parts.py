@@ -122,7 +122,7 @@ class DetailParts:
 
     def _conversation(self, conv: Any, c: int) -> list[Part]:
         conversation = conv.conversation
-        title = conversation.title or f"Conversation {c + 1}"
+        title = conv.name(c)
         out: list[Part] = [
             Part(Text(printable(title), style="bold"), "title"),
             Part(Text(f"{len(conversation.messages)} messages · format {conversation.format}")),
