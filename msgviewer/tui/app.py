@@ -6,12 +6,14 @@ the screen and its widgets.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from functools import partial
 from typing import Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.content import Content
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
@@ -83,6 +85,40 @@ class MsgViewerApp(App[int]):
         main = self.main_screen
         b = main.session.convs[1].messages
         show_diff(main, 0, b, names, options, conv_b=1)
+
+    def format_title(self, title: str, sub_title: str) -> Content:
+        """``title — sub title``, the space before the dash kept with the title: a piece of
+        text that starts with a space loses it in some SVG renderers ("msgviewer—")."""
+        if not sub_title:
+            return Content(title)
+        return Content.assemble(title + " ", Content("— " + sub_title).stylize("dim"))
+
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        """Save an SVG of the screen beside the first file opened (else in the working
+        directory) and say where; Textual's default, ~/Downloads, may not exist."""
+        directory = path or self.screenshot_directory()
+        try:
+            saved = self.save_screenshot(filename, directory, time_format)
+        except OSError as exc:
+            self.notify(
+                f"Could not save the screenshot in {directory}: {exc.strerror or exc}",
+                title="Screenshot",
+                severity="error",
+            )
+            return None
+        self.notify(f"Saved screenshot to {saved}", title="Screenshot")
+        return None
+
+    def screenshot_directory(self) -> str:
+        """Where a screenshot goes: the first opened file's folder if it can be written to,
+        else the working directory."""
+        if self.paths:
+            folder = os.path.dirname(os.path.abspath(self.paths[0]))
+            if os.path.isdir(folder) and os.access(folder, os.W_OK):
+                return folder
+        return os.getcwd()
 
     @property
     def main_screen(self):  # type: ignore[no-untyped-def]

@@ -52,14 +52,14 @@ class MainScreen(SearchingScreen):
 
     BINDINGS: list[BindingType] = [
         Binding("slash", "search", "Search", id="search"),
-        Binding("n", "search_next", "Next match", id="search-next"),
+        Binding("n", "search_next", "Next match", id="search-next", show=False),
         Binding("N", "search_previous", "Previous match", id="search-previous", show=False),
         Binding("f", "filter", "Filter", id="filter"),
-        Binding("colon", "goto", "Go to #", id="goto"),
-        Binding("u", "usage", "Usage", id="usage"),
+        Binding("colon", "goto", "Go to #", id="goto", show=False),
+        Binding("u", "usage", "Usage", id="usage", show=False),
         Binding("m", "timeline", "Timeline", id="timeline", show=False),
         Binding("dollar_sign", "cost_column", "Cost column", id="cost-column", show=False),
-        Binding("p", "problems", "Problems", id="problems"),
+        Binding("p", "problems", "Problems", id="problems", show=False),
         Binding("r", "raw", "Raw/Markdown", id="raw", show=False),
         Binding("s", "source", "Source", id="source", show=False),
         Binding("c", "copy_text", "Copy text", id="copy-text", show=False),
@@ -134,7 +134,8 @@ class MainScreen(SearchingScreen):
             id="search",
         )
         yield StatusLine(id="status")
-        yield Footer()
+        # compact: the essential keys fit in 90 columns
+        yield Footer(compact=True)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # After a failed load the panes are gone; with no conversation (an eval log that ran

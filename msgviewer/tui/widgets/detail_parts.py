@@ -112,8 +112,10 @@ class DetailParts:
     def _title(self, message: Message, m: int, total: int) -> Text:
         role = message.role
         text = Text()
-        text.append(f"{ROLE_GLYPHS[role]} {role}", style="bold")
-        text.append(f"  message {m} of {total}", style="dim")
+        # the spaces end the bold piece: a piece starting with spaces loses them in some SVG
+        # renderers ("toolmessage 4 of 13")
+        text.append(f"{ROLE_GLYPHS[role]} {role}  ", style="bold")
+        text.append(f"message {m} of {total}", style="dim")
         for extra in (message.name, message.model):
             if extra:
                 text.append(" · ", style="dim")
