@@ -42,13 +42,18 @@ class MsgViewerApp(App[int]):
         browse: Sequence[str] | None = None,
         prices: dict[str, Any] | None = None,
         compare: tuple[tuple[str, str], dict[str, bool]] | None = None,
+        live: bool = False,
+        images: bool = True,
     ) -> None:
         """Open ``paths`` (the bundled sample if none), or already-loaded ``conversations``;
         with ``browse``, the list of sessions under those folders (the standard places if
         empty) instead; ``compare`` (names, diff options): open on the diff of the first two
         conversations.
 
-        ``prices``: price overrides for the cost figures (see ``formats.prices``).
+        ``prices``: price overrides for the cost figures (see ``formats.prices``). ``live``:
+        the conversations are a program's objects (``msgviewer.view``): quitting hands the
+        edits back instead of asking to save them. ``images``: draw image blocks in the
+        detail pane.
         """
         super().__init__()
         self.browse = None if browse is None else list(browse)
@@ -58,6 +63,10 @@ class MsgViewerApp(App[int]):
         self.format = format
         self.conversations = conversations
         self.prices = prices
+        self.live = live
+        self.images = images
+        self.session: Session | None = None
+        """The session the app opened on (its conversations carry the edits)."""
 
     def get_default_screen(self) -> Screen:
         from .screens.main import MainScreen
@@ -70,6 +79,7 @@ class MsgViewerApp(App[int]):
         if self.conversations is not None:
             session = Session.from_conversations(self.conversations)
             session.prices = self.prices
+            self.session = session
         return MainScreen(
             self.paths, format=self.format, follow=self.follow, session=session, prices=self.prices
         )
@@ -150,6 +160,9 @@ class MsgViewerApp(App[int]):
         try:
             main = self.main_screen
         except StopIteration:
+            self.exit()
+            return
+        if self.live:  # the edits go back to the program that opened the app
             self.exit()
             return
         main.confirm_quit()
