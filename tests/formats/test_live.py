@@ -30,7 +30,7 @@ def _run() -> list[Message]:
 
 def test_msgviewer_messages_and_conversations_come_back_as_they_are() -> None:
     messages = _run()
-    convs, kind, back = _round_trip(messages)
+    _convs, kind, back = _round_trip(messages)
     assert kind.kind == "messages" and back == messages
     conv = Conversation(tuple(messages), format="openai-chat")
     assert _round_trip(conv)[2] is conv
@@ -117,7 +117,7 @@ def test_plain_dicts_in_any_readable_format_round_trip(name: str) -> None:
 def test_objects_no_format_reads_are_a_one_line_error() -> None:
     with pytest.raises(MsgviewerError, match="not a conversation file: array whose first item"):
         to_conversations([1, 2])
-    with pytest.raises(MsgviewerError, match="cannot show builtins.object objects"):
+    with pytest.raises(MsgviewerError, match=r"cannot show builtins\.object objects"):
         to_conversations(object())
     with pytest.raises(MsgviewerError, match="nothing to show"):
         to_conversations([])
