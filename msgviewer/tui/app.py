@@ -6,6 +6,7 @@ the screen and its widgets.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterable, Sequence
 from functools import partial
@@ -65,6 +66,12 @@ class MsgViewerApp(App[int]):
         self.prices = prices
         self.live = live
         self.images = images
+        """Draw image blocks in the detail pane (``--no-images``, or the palette, turn it off)."""
+        if images:
+            from .widgets.picture import prepare
+
+            # now, before Textual has the terminal: textual-image asks it about itself
+            self.images = prepare()
         self.session: Session | None = None
         """The session the app opened on (its conversations carry the edits)."""
 
@@ -201,10 +208,26 @@ class MsgViewerApp(App[int]):
             "Diff the conversation in view (edits included) against a file",
             partial(compare_with_file, main),
         )
+        yield SystemCommand(
+            "Images: " + ("hide" if self.images else "draw"),
+            "Draw image blocks in the detail pane, or show only their facts",
+            self.action_toggle_images,
+        )
         for name, flt in PRESETS.items():
             yield SystemCommand(
                 f"Filter: {name}", "Show only these in the tree", partial(main.apply_filter, flt)
             )
+
+    def action_toggle_images(self) -> None:
+        """Draw image blocks in the detail pane, or show only their facts."""
+        from .widgets.picture import prepare
+
+        # (turned on while running: textual-image may ask the terminal now; it was asked at
+        # start unless started with --no-images)
+        self.images = not self.images and prepare()
+        with contextlib.suppress(StopIteration):  # (no working screen: the setting alone)
+            self.main_screen.detail.refresh_content()
+        self.notify("Images drawn" if self.images else "Images not drawn", timeout=2)
 
     def _run_on(self, target, action: str) -> None:  # type: ignore[no-untyped-def]
         self.call_later(target.run_action, action)
