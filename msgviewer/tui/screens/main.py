@@ -32,7 +32,8 @@ from ..widgets.detail import DetailPane
 from ..widgets.problems_panel import ProblemsPanel
 from ..widgets.search_bar import SearchBar
 from ..widgets.status_line import StatusLine
-from .actions import copy_payload, save_media
+from .actions import save_media
+from .copying import CopyKeys
 from .saving import SavingScreen
 from .searching import SearchingScreen
 
@@ -47,7 +48,7 @@ DETAIL_SHARE = 40
 DETAIL_STEP = 10
 
 
-class MainScreen(SearchingScreen):
+class MainScreen(CopyKeys, SearchingScreen):
     """The app's one working screen."""
 
     BINDINGS: list[BindingType] = [
@@ -63,7 +64,14 @@ class MainScreen(SearchingScreen):
         Binding("r", "raw", "Raw/Markdown", id="raw", show=False),
         Binding("s", "source", "Source", id="source", show=False),
         Binding("c", "copy_text", "Copy text", id="copy-text", show=False),
-        Binding("y", "copy_json", "Copy JSON", id="copy-json", show=False),
+        Binding(
+            "y",
+            "copy_json",
+            "Copy JSON",
+            id="copy-json",
+            show=False,
+            tooltip="Copy JSON (y or yy); yp copies its JSON path in the file ($.messages[3]…)",
+        ),
         Binding("w", "save_media", "Save media", id="save-media", show=False),
         Binding("v", "view_value", "View whole value", id="view-value", show=False),
         Binding("F", "follow", "Follow file", id="follow", show=False),
@@ -380,20 +388,6 @@ class MainScreen(SearchingScreen):
         if row is None or self.session is None:
             return None
         return row, self.session.convs[row[1]]
-
-    def action_copy_text(self) -> None:
-        self._copy(as_json=False)
-
-    def action_copy_json(self) -> None:
-        self._copy(as_json=True)
-
-    def _copy(self, *, as_json: bool) -> None:
-        selection = self._selection()
-        if selection is None:
-            return
-        text, what = copy_payload(*selection, as_json=as_json)
-        self.app.copy_to_clipboard(text)
-        self.notify(f"Copied {what} ({fmt.plural(len(text), 'character')})", timeout=2)
 
     def action_view_value(self) -> None:
         """The selected node's whole text or JSON, paged, with a key to save it to a file."""
