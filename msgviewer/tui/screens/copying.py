@@ -1,9 +1,9 @@
 """``CopyKeys``: the copy keys of the main screen, ``c`` (text) and ``y`` (JSON), with jless's
 two-key ``yy`` (the value) and ``yp`` (its JSON path in the file).
 
-``y`` waits ``YANK_WAIT`` seconds for a second key; alone, it copies the value as it always
-did. The path is worked out in a worker (``model.jsonpath`` writes the conversation up to the
-node twice, which takes a moment on a long run).
+``y`` copies the value at once, as it always did, and for ``YANK_WAIT`` seconds listens for a
+``p`` that copies the path instead. The path is worked out in a worker (``model.jsonpath``
+writes the conversation up to the node twice, which takes a moment on a long run).
 """
 
 from __future__ import annotations
@@ -16,34 +16,25 @@ from ..model import fmt
 from ..model.rows import Row
 from .actions import copy_payload
 
-YANK_WAIT = 0.6
-"""Seconds ``y`` waits for a second key (``y`` the value, ``p`` its path) before copying the
-value alone."""
+YANK_WAIT = 0.8
+"""Seconds after ``y`` in which ``p`` copies the path (and is not the problems key)."""
 
 
 class CopyKeys:
     """Copy text, JSON and JSON paths of the node under the tree's cursor (a screen mixin)."""
 
     _yank_timer: Any = None
-    """Set while ``y`` waits for its second key."""
-    copied = ""
-    """What was copied last (the clipboard itself cannot be read back)."""
+    """Set while ``y`` listens for its second key."""
 
     def action_copy_text(self) -> None:
         self._copy(as_json=False)
 
     def action_copy_json(self) -> None:
-        """``y``: wait a moment for ``y`` (the value) or ``p`` (its JSON path); alone, the
-        value, as ``y`` always did."""
-        if self._yank_timer is not None:  # (y y pressed within the wait: the value)
-            self._yank_done()
-            self._copy(as_json=True)
-            return
-        self._yank_timer = self.set_timer(YANK_WAIT, self._yank_alone)
-
-    def _yank_alone(self) -> None:
-        self._yank_timer = None
+        """``y``: the value, at once (as ``y`` always did); a ``p`` soon after puts the
+        value's JSON path in its place, a second ``y`` leaves the value."""
+        self._yank_done()
         self._copy(as_json=True)
+        self._yank_timer = self.set_timer(YANK_WAIT, self._yank_done)
 
     def _yank_done(self) -> None:
         if self._yank_timer is not None:
@@ -52,7 +43,7 @@ class CopyKeys:
 
     def on_key(self, event: events.Key) -> None:
         # the key after y: p copies the path (and is not the problems key this time); any
-        # other key copies the value at once and then does what it does
+        # other key ends the wait and does what it always does
         if self._yank_timer is None:
             return
         if event.key == "p":
@@ -60,9 +51,8 @@ class CopyKeys:
             event.prevent_default()
             self._yank_done()
             self.copy_path()
-        elif event.key != "y":  # (y itself goes on to its binding: the value)
+        elif event.key != "y":
             self._yank_done()
-            self._copy(as_json=True)
 
     def copy_path(self) -> None:
         """Copy the JSON path, in the file, of the node under the cursor."""
@@ -87,7 +77,6 @@ class CopyKeys:
 
     def _copied_path(self, path: str) -> None:
         self.app.copy_to_clipboard(path)
-        self.copied = path
         self.notify(f"Copied the path {path}", timeout=2)
 
     def _copy(self, *, as_json: bool) -> None:
@@ -96,5 +85,4 @@ class CopyKeys:
             return
         text, what = copy_payload(*selection, as_json=as_json)
         self.app.copy_to_clipboard(text)
-        self.copied = text
         self.notify(f"Copied {what} ({fmt.plural(len(text), 'character')})", timeout=2)
