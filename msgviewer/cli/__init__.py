@@ -36,6 +36,12 @@ def _view_parser() -> argparse.ArgumentParser:
     parser.add_argument("files", nargs="*", help="conversation files (any supported format)")
     parser.add_argument("--follow", "-f", action="store_true", help="tail a growing JSONL file")
     parser.add_argument("--format", help="read as this format instead of detecting it")
+    parser.add_argument(
+        "--no-images",
+        dest="images",
+        action="store_false",
+        help="show image blocks as facts only, not drawn in the detail pane",
+    )
     add_prices(parser)
     return parser
 
@@ -72,8 +78,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         browse = _browse(args.files)
         if browse is not None:
-            return run([], browse=browse, prices=args.prices)
-        return run(args.files, follow=args.follow, format=args.format, prices=args.prices)
+            return run([], browse=browse, prices=args.prices, images=args.images)
+        return run(
+            args.files,
+            follow=args.follow,
+            format=args.format,
+            prices=args.prices,
+            images=args.images,
+        )
     except MsgviewerError as exc:
         return fail(str(exc))
     except BrokenPipeError:

@@ -390,7 +390,7 @@ async def test_export_with_a_lossy_warning(demo: Path, tmp_path: Path) -> None:
         await pilot.pause()
         assert dialog.query_one("#path").value.endswith("run.openai-chat.json")
         dialog.query_one("#path").value = str(target)
-        await pilot.press("enter", "enter")  # choose the format, then write
+        await pilot.press("enter")  # enter on the format writes
         await settle(pilot)
         question = app.screen
         assert isinstance(question, ConfirmScreen)
@@ -417,7 +417,7 @@ async def test_export_cancelled_at_the_lossy_warning_writes_nothing(
         names = [f.name for f in dialog.formats]
         dialog.query_one("#formats").highlighted = names.index("openai-chat")
         dialog.query_one("#path").value = str(target)
-        await pilot.press("enter", "enter")
+        await pilot.press("enter")  # enter on the format writes
         await settle(pilot)
         await pilot.press("c")
         await settle(pilot)
@@ -487,7 +487,7 @@ async def test_save_as_another_format(demo: Path, tmp_path: Path) -> None:
         assert "markdown" not in names  # save as: formats that can be opened again
         dialog.query_one("#formats").highlighted = names.index("anthropic")
         dialog.query_one("#path").value = str(target)
-        await pilot.press("enter", "enter")
+        await pilot.press("enter")  # enter on the format writes
         await settle(pilot)
         if isinstance(app.screen, ConfirmScreen):  # whatever anthropic cannot carry
             await pilot.press("w")

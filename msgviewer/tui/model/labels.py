@@ -110,7 +110,8 @@ class RowLabels:
             (f"{ROLE_GLYPHS[role]} {role:<10}", f"role-{role}"),
         ]
         if message.name and role != "tool":
-            left.append((one_line(message.name, 30) + " ", "dim"))
+            # "alice:" set apart from the text after it, which may start with any word
+            left.append((one_line(message.name, 30) + ": ", "dim"))
         right: list[Piece] = []
         links = data.links
         if role == "tool":

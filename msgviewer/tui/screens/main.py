@@ -32,7 +32,8 @@ from ..widgets.detail import DetailPane
 from ..widgets.problems_panel import ProblemsPanel
 from ..widgets.search_bar import SearchBar
 from ..widgets.status_line import StatusLine
-from .actions import copy_payload, save_media
+from .actions import save_media
+from .copying import CopyKeys
 from .saving import SavingScreen
 from .searching import SearchingScreen
 
@@ -47,26 +48,33 @@ DETAIL_SHARE = 40
 DETAIL_STEP = 10
 
 
-class MainScreen(SearchingScreen):
+class MainScreen(CopyKeys, SearchingScreen):
     """The app's one working screen."""
 
     BINDINGS: list[BindingType] = [
         Binding("slash", "search", "Search", id="search"),
-        Binding("n", "search_next", "Next match", id="search-next"),
+        Binding("n", "search_next", "Next match", id="search-next", show=False),
         Binding("N", "search_previous", "Previous match", id="search-previous", show=False),
         Binding("f", "filter", "Filter", id="filter"),
         Binding(
             "o", "results_view", "Results under calls / file order", id="results-view", show=False
         ),
-        Binding("colon", "goto", "Go to #", id="goto"),
-        Binding("u", "usage", "Usage", id="usage"),
+        Binding("colon", "goto", "Go to #", id="goto", show=False),
+        Binding("u", "usage", "Usage", id="usage", show=False),
         Binding("m", "timeline", "Timeline", id="timeline", show=False),
         Binding("dollar_sign", "cost_column", "Cost column", id="cost-column", show=False),
-        Binding("p", "problems", "Problems", id="problems"),
+        Binding("p", "problems", "Problems", id="problems", show=False),
         Binding("r", "raw", "Raw/Markdown", id="raw", show=False),
         Binding("s", "source", "Source", id="source", show=False),
         Binding("c", "copy_text", "Copy text", id="copy-text", show=False),
-        Binding("y", "copy_json", "Copy JSON", id="copy-json", show=False),
+        Binding(
+            "y",
+            "copy_json",
+            "Copy JSON",
+            id="copy-json",
+            show=False,
+            tooltip="Copy JSON (y or yy); yp copies its JSON path in the file ($.messages[3]…)",
+        ),
         Binding("w", "save_media", "Save media", id="save-media", show=False),
         Binding("v", "view_value", "View whole value", id="view-value", show=False),
         Binding("F", "follow", "Follow file", id="follow", show=False),
@@ -137,7 +145,8 @@ class MainScreen(SearchingScreen):
             id="search",
         )
         yield StatusLine(id="status")
-        yield Footer()
+        # compact: the essential keys fit in 90 columns
+        yield Footer(compact=True)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # After a failed load the panes are gone; with no conversation (an eval log that ran
@@ -401,20 +410,6 @@ class MainScreen(SearchingScreen):
         if row is None or self.session is None:
             return None
         return row, self.session.convs[row[1]]
-
-    def action_copy_text(self) -> None:
-        self._copy(as_json=False)
-
-    def action_copy_json(self) -> None:
-        self._copy(as_json=True)
-
-    def _copy(self, *, as_json: bool) -> None:
-        selection = self._selection()
-        if selection is None:
-            return
-        text, what = copy_payload(*selection, as_json=as_json)
-        self.app.copy_to_clipboard(text)
-        self.notify(f"Copied {what} ({fmt.plural(len(text), 'character')})", timeout=2)
 
     def action_view_value(self) -> None:
         """The selected node's whole text or JSON, paged, with a key to save it to a file."""
