@@ -11,11 +11,15 @@ from collections.abc import Sequence
 
 import orjson
 
+from ..core.cost import format_usd
 from ..core.errors import MsgviewerError
 from ..core.message import normalize_role
+from ..core.prices import PriceOverride
 from ..core.safetext import inert_json, visible
+from ..formats.prices import ENV_VAR, prices_from
 from ..sessions import Matcher, Summary, grep, list_sessions, roots_of, session_files
-from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, new_parser, write_output
+from ..sessions.costs import session_cost
+from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, add_prices, new_parser, write_output
 
 PLACES = (
     "With no folder: ~/.claude/projects, $CODEX_HOME/sessions (~/.codex/sessions), "
@@ -43,16 +47,19 @@ def cmd_sessions(argv: Sequence[str]) -> int:
         "sessions",
         "List the sessions (conversation files, found by content) under the folders given, "
         "newest activity first. Claude Code sub-agent files are counted with their session. "
-        + PLACES,
+        "Cost at genai-prices' bundled prices, overridden by --prices or "
+        f"${ENV_VAR}. " + PLACES,
         "msgviewer sessions ~/.claude/projects --limit 20",
     )
     parser.add_argument("dirs", nargs="*", metavar="DIR", help="folders (or files) to look in")
     parser.add_argument("--json", action="store_true", help="a JSON list instead of a table")
     parser.add_argument("--limit", type=int, metavar="N", help="only the N newest")
+    add_prices(parser)
     args = parser.parse_args(argv)
     if args.limit is not None and args.limit < 0:
         parser.error("--limit must be >= 0")
     _dirs(parser, args.dirs)
+    prices = prices_from(args.prices)
     found = list_sessions(args.dirs)
     if args.limit is not None:
         found = found[: args.limit]
@@ -60,7 +67,9 @@ def cmd_sessions(argv: Sequence[str]) -> int:
         rows = []
         for s in found:
             row = s.to_json()
-            del row["mtime"]
+            for internal in ("mtime", "cost_by_model", "unpriced_models"):
+                del row[internal]
+            row["cost_usd"], row["unpriced"] = session_cost(s, prices)
             rows.append(row)
         _json_out(rows)
         return EXIT_OK
@@ -70,7 +79,7 @@ def cmd_sessions(argv: Sequence[str]) -> int:
         return EXIT_OK
     # (cut to the terminal's width on a terminal; whole lines into a pipe or a file)
     width = shutil.get_terminal_size((120, 24)).columns if sys.stdout.isatty() else None
-    for line in table(found, width):
+    for line in table(found, width, prices):
         print(line)
     return EXIT_OK
 
@@ -96,8 +105,17 @@ def tokens(n: int) -> str:
     return str(n)
 
 
-def table(found: list[Summary], width: int | None) -> list[str]:
-    """The human listing: when, project, format, messages, tokens, model, first prompt."""
+def cost(s: Summary, prices: dict[str, PriceOverride] | None = None) -> str:
+    """The session's dollars for the table; ``—`` when nothing in it is priced."""
+    dollars, _ = session_cost(s, prices)
+    return "—" if dollars is None else format_usd(dollars)
+
+
+def table(
+    found: list[Summary], width: int | None, prices: dict[str, PriceOverride] | None = None
+) -> list[str]:
+    """The human listing: when, project, format, messages, tokens, cost, model, first
+    prompt."""
     import os
 
     home = os.path.expanduser("~")
@@ -112,20 +130,21 @@ def table(found: list[Summary], width: int | None) -> list[str]:
                 s.format,
                 str(s.messages),
                 tokens(total) if total else "-",
+                cost(s, prices),
                 visible(s.models[0] if s.models else "-")[:24],
                 visible(s.title or "(no prompt)"),
             ]
         )
-    head = ["WHEN", "PROJECT", "FORMAT", "MSGS", "TOKENS", "MODEL", "FIRST PROMPT"]
-    widths = [max(len(r[i]) for r in [*rows, head]) for i in range(6)]
-    right = {3, 4}
+    head = ["WHEN", "PROJECT", "FORMAT", "MSGS", "TOKENS", "COST", "MODEL", "FIRST PROMPT"]
+    widths = [max(len(r[i]) for r in [*rows, head]) for i in range(7)]
+    right = {3, 4, 5}
     out = []
     for r in [head, *rows]:
         cells = [
             c.rjust(w) if i in right else c.ljust(w)
             for i, (c, w) in enumerate(zip(r, widths, strict=False))
         ]
-        line = "  ".join([*cells, r[6]])
+        line = "  ".join([*cells, r[7]])
         out.append(line if width is None else line[: max(width - 1, 40)])
     return out
 

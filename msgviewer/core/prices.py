@@ -45,7 +45,7 @@ class PriceOverride:
     def price(self, usage: Usage) -> Decimal:
         """The cost of ``usage`` at these rates."""
         read, write = usage.cache_read_tokens, usage.cache_write_tokens
-        hour = min(_one_hour_writes(usage.extra), write)
+        hour = min(one_hour_writes(usage.extra), write)
         plain = max(usage.input_tokens - read - write, 0)
         cache_read = self.input if self.cache_read is None else self.cache_read
         cache_write = self.input if self.cache_write is None else self.cache_write
@@ -87,10 +87,10 @@ class Pricer:
 
         ``when`` (seconds since the epoch) picks the prices in force at the time of the call.
         """
-        prefix, bare = split_model(model)
-        override = self.overrides.get(model) or self.overrides.get(bare)
+        override = self.override_for(model)
         if override is not None:
             return override.price(usage)
+        prefix, bare = split_model(model)
         found = self._lookup(bare, prefix or provider or self.provider)
         if found is None:
             return None
@@ -103,6 +103,10 @@ class Pricer:
         except ValueError:  # counts the database finds inconsistent: not priced, not guessed
             return None
         return calc.total_price
+
+    def override_for(self, model: str) -> PriceOverride | None:
+        """The override that prices ``model`` (by its full or its bare name), if any."""
+        return self.overrides.get(model) or self.overrides.get(split_model(model)[1])
 
     def _lookup(self, model: str, provider: str | None) -> Any:
         key = (model, provider)
@@ -126,7 +130,7 @@ def _find(model: str, provider: str | None) -> Any:
     return None
 
 
-def _one_hour_writes(extra: dict[str, Any]) -> int:
+def one_hour_writes(extra: dict[str, Any]) -> int:
     """Anthropic's one-hour cache writes (``cache_creation.ephemeral_1h_input_tokens``)."""
     creation = extra.get("cache_creation")
     n = creation.get("ephemeral_1h_input_tokens") if isinstance(creation, dict) else None
@@ -159,7 +163,7 @@ def _database_usage(usage: Usage) -> Any:
         "output_tokens": usage.output_tokens,
         "cache_read_tokens": min(usage.cache_read_tokens, usage.input_tokens),
         "cache_write_tokens": usage.cache_write_tokens,
-        "cache_write_1h_tokens": min(_one_hour_writes(extra), usage.cache_write_tokens),
+        "cache_write_1h_tokens": min(one_hour_writes(extra), usage.cache_write_tokens),
         "output_reasoning_tokens": min(usage.reasoning_tokens, usage.output_tokens),
         # OpenAI (chat) and pydantic-ai name audio tokens
         "input_audio_tokens": _count(extra.get("prompt_tokens_details"), "audio_tokens")
@@ -192,4 +196,11 @@ def provider_for(fmt: str | None, model: str | None = None) -> str | None:
     return FORMAT_PROVIDERS.get(fmt or "")
 
 
-__all__ = ["FORMAT_PROVIDERS", "PriceOverride", "Pricer", "provider_for", "split_model"]
+__all__ = [
+    "FORMAT_PROVIDERS",
+    "PriceOverride",
+    "Pricer",
+    "one_hour_writes",
+    "provider_for",
+    "split_model",
+]

@@ -16,7 +16,7 @@ import orjson
 
 from .summary import Summary
 
-VERSION = 1
+VERSION = 2
 MISS = object()
 """What ``get`` returns for a file the cache does not know (or knew at another size or time)."""
 

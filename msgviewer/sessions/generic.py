@@ -10,6 +10,8 @@ from typing import Any
 
 from ..core.message import Message
 from ..formats import Conversation
+from ..formats.timestamps import message_times
+from .costs import CostTally
 from .summary import Summary, add_model, is_prompt, one_line
 
 _START_KEYS = ("startTime", "started_at", "created")
@@ -19,8 +21,12 @@ _END_KEYS = ("lastUpdated", "completed_at", "updated")
 def from_conversations(convs: list[Conversation], s: Summary) -> None:
     """Fill ``s`` from the conversations of its file."""
     s.conversations = len(convs)
+    costs = CostTally(s.format)
     for conv in convs:
         s.messages += len(conv.messages)
+        times = message_times(conv)
+        for m, when in zip(conv.messages, times, strict=False):
+            costs.add(m.model, m.usage, when)
         _times(conv.metadata, s)
         add_model(s.models, conv.metadata.get("model"))
         has_usage = False
@@ -29,6 +35,7 @@ def from_conversations(convs: list[Conversation], s: Summary) -> None:
             has_usage = has_usage or m.usage is not None
         if not has_usage:
             _inspect_usage(conv.metadata.get("usage"), s)
+    costs.into(s)
     if s.title is None and convs and convs[0].title:
         s.title = one_line(convs[0].title)
 

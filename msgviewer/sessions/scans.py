@@ -14,6 +14,9 @@ from typing import Any
 
 import orjson
 
+from ..core.usage import Usage
+from ..formats.timestamps import parse_time
+from .costs import CostTally
 from .summary import Summary, add_model, is_prompt, one_line
 
 # A line that holds only tool results (the bulk of a Claude Code log) needs no parse beyond
@@ -45,11 +48,19 @@ class ClaudeScan:
     def __init__(self, summary: Summary) -> None:
         self.s = summary
         self.responses: dict[Any, tuple[int, int]] = {}  # message id -> (input, output) tokens
+        self.costs = CostTally(summary.format)
+        # The reader's rule for usage: consecutive lines of one response (same message id and
+        # requestId) are one message whose last line's usage counts, once per id and request.
+        self.unit: tuple[Any, Any] | None = None  # the open response's (id, requestId)
+        self.pending: tuple[Any, dict[str, Any], Any] | None = None  # (time, last, requestId)
+        self.counted: set[tuple[Any, Any]] = set()
 
     def feed(self, data: bytes, main: bool = True) -> None:
         s = self.s
+        self.counted = set()  # each file is read on its own
         for line in lines(data):
             if len(line) > _BIG and s.title is not None and _cheap_user_result(line):
+                self._close()
                 s.messages += 1
                 stamp = _TIMESTAMP.search(line, max(0, len(line) - 400))
                 if stamp and main:
@@ -59,6 +70,7 @@ class ClaudeScan:
                 rec = _loads(line)
                 if type(rec) is dict:
                     self._record(rec, main)
+        self._close()
 
     def _stamp(self, ts: Any) -> None:
         if isinstance(ts, str):
@@ -79,6 +91,7 @@ class ClaudeScan:
                 s.project = rec["cwd"]
         message = rec.get("message")
         if kind == "assistant" and isinstance(message, dict):
+            self._response(rec, message)
             add_model(s.models, message.get("model"))
             key = message.get("id") or rec.get("uuid")
             if key not in self.responses:
@@ -89,16 +102,47 @@ class ClaudeScan:
             else:
                 self.responses.setdefault(key, (0, 0))
             return
+        self._close()
         s.messages += 1
         if kind == "user" and s.title is None and main and not rec.get("isMeta"):
             text = _text(message.get("content") if isinstance(message, dict) else None)
             if text is not None and is_prompt(text):
                 s.title = one_line(text)
 
+    def _response(self, rec: dict[str, Any], message: dict[str, Any]) -> None:
+        mid, request = message.get("id"), rec.get("requestId")
+        unit = (mid, request) if type(mid) is str and type(message.get("content")) is list else None
+        if unit is not None and unit == self.unit and self.pending is not None:
+            self.pending = (self.pending[0], message, request)  # the same response goes on
+            return
+        self._close()
+        self.unit = unit
+        self.pending = (rec.get("timestamp"), message, request)
+
+    def _close(self) -> None:
+        """Price the open response (its first line's time, its last line's usage)."""
+        pending, self.pending, self.unit = self.pending, None, None
+        if pending is None:
+            return
+        when, last, request = pending
+        raw = last.get("usage")
+        if not isinstance(raw, dict):
+            return
+        key = (last.get("id"), request)
+        if type(key[0]) is not str or (key[1] is not None and type(key[1]) is not str):
+            key = (None, None)
+        if key[0] is not None and key in self.counted:
+            return
+        self.counted.add(key)
+        usage = _anthropic_usage(raw)
+        if usage is not None:
+            self.costs.add(last.get("model"), usage, parse_time(when))
+
     def finish(self) -> None:
         for i, o in self.responses.values():
             self.s.input_tokens += i
             self.s.output_tokens += o
+        self.costs.into(self.s)
 
 
 def _cheap_user_result(line: bytes) -> bool:
@@ -117,6 +161,28 @@ def _anthropic_tokens(usage: dict[str, Any]) -> tuple[int, int]:
         prompt += v if type(v) is int else 0
     out = usage.get("output_tokens")
     return prompt, out if type(out) is int else 0
+
+
+def _anthropic_usage(u: dict[str, Any]) -> Usage | None:
+    """A response's usage as the reader normalises it (None when a count is not a number)."""
+    counts = []
+    for key in ("input_tokens", "output_tokens", "cache_creation_input_tokens"):
+        v = u.get(key, 0)
+        counts.append(v if type(v) is int else None)
+    read = u.get("cache_read_input_tokens", 0)
+    i, o, write = counts
+    if i is None or o is None or write is None or type(read) is not int:
+        return None
+    details = u.get("output_tokens_details")
+    thinking = details.get("thinking_tokens") if isinstance(details, dict) else None
+    return Usage(
+        input_tokens=i + write + read,
+        output_tokens=o,
+        cache_read_tokens=read,
+        cache_write_tokens=write,
+        reasoning_tokens=thinking if type(thinking) is int else 0,
+        extra=u,
+    )
 
 
 def _text(content: Any) -> str | None:
@@ -145,6 +211,9 @@ _TOOL_OUTPUTS = frozenset({"function_call_output", "custom_tool_call_output"})
 def scan_codex(data: bytes, s: Summary) -> None:
     """A Codex rollout: its meta line, turn contexts, response items and token counts."""
     in_turn = False  # an assistant message is open: reasoning and calls join it
+    costs = CostTally(s.format)
+    model: Any = None  # the model of the turn under way
+    seen: Any = None  # the last running total: a token count repeating it is no new call
     for line in lines(data):
         rec = _loads(line) if line else None
         if type(rec) is not dict:
@@ -182,7 +251,8 @@ def scan_codex(data: bytes, s: Summary) -> None:
             if isinstance(payload.get("timestamp"), str):
                 s.started = payload["timestamp"]
         elif kind == "turn_context":
-            add_model(s.models, payload.get("model"))
+            model = payload.get("model")
+            add_model(s.models, model)
             if s.project is None and isinstance(payload.get("cwd"), str):
                 s.project = payload["cwd"]
         elif kind == "event_msg" and payload.get("type") == "token_count":
@@ -192,6 +262,28 @@ def scan_codex(data: bytes, s: Summary) -> None:
                 i, o = total.get("input_tokens"), total.get("output_tokens")
                 s.input_tokens = i if type(i) is int else s.input_tokens
                 s.output_tokens = o if type(o) is int else s.output_tokens
+            last = info.get("last_token_usage") if isinstance(info, dict) else None
+            if isinstance(last, dict) and (total is None or total != seen):
+                seen = total
+                costs.add(model, _codex_usage(last), parse_time(ts))
+    costs.into(s)
+
+
+def _codex_usage(u: dict[str, Any]) -> Usage | None:
+    """A call's ``last_token_usage`` as the Codex reader reads it."""
+    keys = ("input_tokens", "output_tokens", "cached_input_tokens", "reasoning_output_tokens")
+    i, o, read, reasoning = (u.get(k, 0) for k in keys)
+    if not all(type(v) is int for v in (i, o, read, reasoning)):
+        return None
+    total = u.get("total_tokens", 0)
+    return Usage(
+        input_tokens=i,
+        output_tokens=o,
+        total_tokens=total if type(total) is int else 0,
+        cache_read_tokens=read,
+        reasoning_tokens=reasoning,
+        extra=u,
+    )
 
 
 # -- Gemini CLI -------------------------------------------------------------------------
@@ -204,6 +296,7 @@ def scan_gemini_cli(value: Any, s: Summary) -> bool:
         return False
     s.started = value.get("startTime") if isinstance(value.get("startTime"), str) else None
     s.updated = value.get("lastUpdated") if isinstance(value.get("lastUpdated"), str) else None
+    costs = CostTally(s.format)
     for m in messages:
         if not isinstance(m, dict):
             return False
@@ -219,10 +312,28 @@ def scan_gemini_cli(value: Any, s: Summary) -> bool:
                     setattr(s, into, getattr(s, into) + (v if type(v) is int else 0))
                 v = t.get("thoughts")  # generated tokens: reasoning counts as output
                 s.output_tokens += v if type(v) is int else 0
+                costs.add(m.get("model"), _gemini_usage(t), parse_time(m.get("timestamp")))
             if isinstance(calls, list):
                 s.messages += sum(1 for c in calls if isinstance(c, dict) and "result" in c)
         elif kind == "user" and s.title is None:
             text = _text(m.get("content"))
             if text is not None and is_prompt(text):
                 s.title = one_line(text)
+    costs.into(s)
     return True
+
+
+def _gemini_usage(t: dict[str, Any]) -> Usage | None:
+    """A Gemini CLI message's ``tokens`` as the reader reads them (thoughts are output)."""
+    keys = ("input", "output", "thoughts", "cached", "total")
+    i, o, thoughts, cached, total = (t.get(k) or 0 for k in keys)
+    if not all(type(v) is int for v in (i, o, thoughts, cached, total)):
+        return None
+    return Usage(
+        input_tokens=i,
+        output_tokens=o + thoughts,
+        total_tokens=total,
+        cache_read_tokens=cached,
+        reasoning_tokens=thoughts,
+        extra=t,
+    )

@@ -46,6 +46,12 @@ class Summary:
     subagents: int = 0
     conversations: int = 1
     mtime: float = 0.0
+    usage_by_model: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Token counts by model, summed over its calls (see ``costs.COUNTS``)."""
+    cost_by_model: dict[str, float] = field(default_factory=dict)
+    """Dollars by model at the database's prices (priced models only)."""
+    unpriced_models: list[str] = field(default_factory=list)
+    """Models with usage but no price in the database."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

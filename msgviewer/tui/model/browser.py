@@ -11,11 +11,15 @@ import bisect
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from ...core.cost import format_usd
 from ...formats import FormatWarning, load
-from ...sessions import Hit, Summary
+from ...sessions import Hit, Matcher, Summary
+from ...sessions.costs import session_cost
 from ...sessions.listing import sort_key
 from .safe import one_line
+from .search import REGEX_PREFIX, parse_query
 
 PREVIEW_MESSAGES = 8
 """Messages shown in the preview of the selected session."""
@@ -43,6 +47,13 @@ class BrowserModel:
         self.done = False
         self.hits: list[HitRow] = []
         self.query = ""
+        self.prices: dict[str, Any] | None = None
+        """Price overrides (``--prices``) for the Cost column."""
+
+    def cost(self, s: Summary) -> str:
+        """A session's cost for its row: ``$1.23``, ``—`` when nothing in it is priced."""
+        dollars, _ = session_cost(s, self.prices)
+        return "—" if dollars is None else format_usd(dollars)
 
     def add(self, summaries: Sequence[Summary]) -> None:
         """Sessions read meanwhile: placed by their last activity, the filter applied."""
@@ -94,6 +105,15 @@ class BrowserModel:
     @property
     def hit_count(self) -> int:
         return sum(1 for r in self.hits if r.hit is not None)
+
+
+def matcher(typed: str) -> Matcher:
+    """The search of every session for what was typed, by the main screen's rules: ``re:``
+    for a regular expression, case ignored unless the query has a capital (``QueryError``
+    for a bad pattern)."""
+    query = parse_query(typed)
+    body = typed[len(REGEX_PREFIX) :] if query.regex else typed
+    return Matcher(body, ignore_case=not query.case_sensitive, regex=query.regex)
 
 
 def preview(path: str, limit: int = PREVIEW_MESSAGES) -> list[tuple[str, str]]:

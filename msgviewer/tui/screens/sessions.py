@@ -25,8 +25,9 @@ from textual.worker import get_current_worker
 
 from ...sessions import Matcher, Summary, grep, iter_summaries, roots_of, session_files
 from ..model import fmt
-from ..model.browser import BrowserModel, HitRow, preview
+from ..model.browser import BrowserModel, HitRow, matcher, preview
 from ..model.safe import printable
+from ..model.search import QueryError
 from .loading import WorkerCancelled
 from .opened import OpenedScreen
 
@@ -109,7 +110,10 @@ class SessionsScreen(Screen[None]):
         t = self.query_one("#sessions", DataTable)
         # what finds a session first (when, where, about what); the counts after, seen by
         # scrolling right on a narrow terminal
-        t.add_columns("When", "Project", "First prompt", "Msgs", "Tokens", "Model", "Format")
+        t.add_columns(
+            "When", "Project", "First prompt", "Msgs", "Tokens", "Cost", "Model", "Format"
+        )
+        self.model.prices = getattr(self.app, "prices", None)
         self.query_one("#hits", DataTable).add_columns("Session / message", "Hit")
         self.query_one("#query", Input).focus()
         self._show_progress(self.model.progress())
@@ -160,6 +164,7 @@ class SessionsScreen(Screen[None]):
                 Text(_cut(printable(s.title or "(no prompt)"), 36)),
                 Text(str(s.messages), justify="right"),
                 Text(fmt.tokens(total) if total else "—", justify="right"),
+                Text(self.model.cost(s), justify="right"),
                 Text(_cut(printable(s.models[0] if s.models else "—"), 18)),
                 s.format,
                 key=s.path,
@@ -277,14 +282,18 @@ class SessionsScreen(Screen[None]):
     def _start_search(self, query: str) -> None:
         self.model.start_search(query)
         self.query_one("#hits", DataTable).clear()
+        try:
+            search = matcher(query)
+        except QueryError as exc:
+            self._show_progress(str(exc))
+            return
         self._show_progress(f"searching for {query}…")
-        self._grep(query)
+        self._grep(query, search)
 
     @work(thread=True, exclusive=True, group="grep")
-    def _grep(self, query: str) -> None:
+    def _grep(self, query: str, matcher: Matcher) -> None:
         cancel = WorkerCancelled(get_current_worker())
         files = list(session_files(roots_of(self.dirs)))
-        matcher = Matcher(query, ignore_case=True)
         done = [0]
 
         def progress(n: int) -> None:
