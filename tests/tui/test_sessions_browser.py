@@ -97,3 +97,27 @@ async def test_no_argument_and_no_sessions_opens_the_sample(tmp_path: Path) -> N
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, MainScreen) and app.screen.session.message_count > 0
+
+
+def test_search_all_uses_the_main_screens_query_rules() -> None:
+    from msgviewer.tui.model.browser import matcher
+    from msgviewer.tui.model.search import QueryError
+
+    assert matcher("make test").find("Why does `Make Test` fail") is not None  # smartcase
+    assert matcher("Make").find("why does make fail") is None
+    assert matcher(r"re:make\s+test").find("MAKE   TEST") is not None
+    assert matcher(r"re:Make\s+test").find("make test") is None
+    with pytest.raises(QueryError):
+        matcher("re:(unclosed")
+
+
+@pytest.mark.anyio
+async def test_the_cost_column_follows_tokens(home: Path) -> None:
+    app = MsgViewerApp(browse=[])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = _browser(app).query_one("#sessions", DataTable)
+        labels = [str(c.label) for c in table.columns.values()]
+        assert labels[labels.index("Tokens") + 1] == "Cost"
+        costs = [str(table.get_row_at(i)[5]) for i in range(table.row_count)]
+        assert len(costs) == 5 and all(c.startswith("$") for c in costs)
