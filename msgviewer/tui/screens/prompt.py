@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -9,6 +10,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
+from ..model.safe import printable
 from ..widgets.safe_markup import VisibleHighlighter
 from .once import DismissOnce
 
@@ -42,7 +44,8 @@ class PromptScreen(DismissOnce, ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(self.title_text, markup=False)
+            # a call id or a file name in the question comes from a file: shown, never obeyed
+            yield Label(Text(printable(self.title_text)))
             yield Input(
                 value=self.value,
                 placeholder=self.placeholder,
