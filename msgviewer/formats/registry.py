@@ -328,10 +328,13 @@ def _read_typed(data: Any, format: str | None, file: str | None) -> list[Convers
         return native_typed.read(data, file)
     from .openai_chat import typed
 
-    doc = typed.decode(data)
+    def chat(sample: Any) -> bool:  # what detection would say of it
+        return format is not None or _sniff(sample) == "openai-chat"
+
+    doc = typed.decode(data, chat)
     if doc is None or _long_numbers(data):  # (looked for only when the typed way would serve)
         return None
-    if format is None and _sniff(typed.sample(doc)) != "openai-chat":
+    if not chat(typed.sample(doc)):
         return None
     return _located(typed.read, doc, Context(file=file))  # (None: the usual way after all)
 

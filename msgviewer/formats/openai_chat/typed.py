@@ -4,9 +4,11 @@
 looks each one up again; ``msgspec`` decoding into the records below costs about 0.55x of that
 parse, for the same checks. The records admit only the keys and value types of the shapes the
 quick reader builds (plus ``name`` and the content parts, which the careful reader takes):
-any other key or type fails the decode, usually within the first few messages, and the file
-goes the usual way (``orjson``, then the readers). So this path never decides anything the
-readers would decide otherwise; a property test holds the two to equal results.
+any other key or type fails the decode of that message alone, which is then parsed by ``orjson``
+and read by the careful reader, as the usual way would (a history whose assistant messages
+carry a ``usage`` or ``reasoning_content`` of their own, as some loggers write, stays on this
+path for all its other messages). So this path never decides anything the readers would
+decide otherwise; a property test holds the two to equal results.
 
 Request fields, which the records do not look into, are kept as raw JSON and parsed by
 ``orjson``, so every number and string reads as it does on the usual way; a body whose fields
@@ -16,6 +18,7 @@ way too.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -148,21 +151,35 @@ class Body:
         self.meta = meta
 
 
-Document = Body | list[_Message]
+class _LooseRequest(_Request, forbid_unknown_fields=True, gc=False):
+    """A request body whose messages are not all of the shapes above: each kept raw."""
+
+    messages: list[Raw]  # type: ignore[assignment]
+
+
+Item = _Message | dict[str, Any]
+"""A message as a record, or (off the common shapes) as the dict ``orjson`` makes of it."""
+Document = Body | list[Item]
 _decoder = msgspec.json.Decoder(_Request | list[_Message])
+_loose = msgspec.json.Decoder(_LooseRequest | list[Raw])
+_one = msgspec.json.Decoder(_Message)
 _REQUEST_FIELDS = _Request.__struct_fields__[1:]
 # How many messages detection looks at: no format's sniffer reads further.
 SAMPLE = 20
 
 
-def decode(data: Any) -> Document | None:
-    """The file as typed records, or None when it is not wholly of the shapes above (or not
-    valid JSON: the usual way then says what is wrong, and where)."""
+def decode(data: Any, check: Callable[[Any], bool] | None = None) -> Document | None:
+    """The file as typed records (a message off their shapes as a dict), or None when it is
+    not a list of messages or a request body (or not valid JSON: the usual way then says what
+    is wrong, and where). ``check``, given what detection sees (``sample``), tells a file with
+    messages off the common shapes from another format's before the rest is decoded."""
     try:
-        doc = _decoder.decode(data)
+        doc: Any = _decoder.decode(data)
+    except msgspec.ValidationError:
+        return _decode_loosely(data, check)  # (some message is off the common shapes)
     except (ValueError, TypeError, RecursionError):
-        # DecodeError, ValidationError, UnicodeDecodeError; input msgspec does not take (a str
-        # subclass); nesting past msgspec's depth: the usual way reads or reports them all
+        # DecodeError, UnicodeDecodeError; input msgspec does not take (a str subclass);
+        # nesting past msgspec's depth: the usual way reads or reports them all
         return None
     if type(doc) is list:
         return doc or None
@@ -170,6 +187,47 @@ def decode(data: Any) -> Document | None:
         return None
     meta = _request_fields(data, doc)
     return None if meta is None else Body(doc.messages, meta)
+
+
+def _decode_loosely(data: Any, check: Callable[[Any], bool] | None) -> Document | None:
+    """Like ``decode`` for a file some of whose messages are off the common shapes: each
+    message is decoded on its own, and one that is not of them is parsed by ``orjson`` (a
+    message with no role, such as a dataset's record, sends the file the usual way)."""
+    try:
+        doc: Any = _loose.decode(data)
+    except (ValueError, TypeError, RecursionError):
+        return None
+    raws = doc if type(doc) is list else doc.messages
+    if not raws:
+        return None
+    meta: dict[str, Any] | None = {}
+    if type(doc) is not list and (meta := _request_fields(data, doc)) is None:
+        return None
+    items: list[Item] = []
+    append = items.append
+    one = _one.decode
+    for i, raw in enumerate(raws):
+        if i == SAMPLE and check is not None and not check(_sample(items, meta, doc)):
+            return None
+        try:
+            append(one(raw))
+        except msgspec.ValidationError:
+            try:
+                value = orjson.loads(memoryview(raw))
+            except orjson.JSONDecodeError:
+                return None
+            if type(value) is not dict or type(value.get("role")) is not str:
+                return None  # (the usual way reads it, or says what is wrong with it)
+            append(value)
+        except (ValueError, TypeError, RecursionError):
+            return None
+    if len(items) <= SAMPLE and check is not None and not check(_sample(items, meta, doc)):
+        return None
+    return items if type(doc) is list else Body(items, meta or {})
+
+
+def _sample(items: list[Item], meta: Any, doc: Any) -> Any:
+    return sample(items if type(doc) is list else Body(items, meta or {}))
 
 
 def _request_fields(data: Any, doc: _Request) -> dict[str, Any] | None:
@@ -189,8 +247,10 @@ def _request_fields(data: Any, doc: _Request) -> dict[str, Any] | None:
     return None if order is None else {name: values[name] for name in order}
 
 
-def as_dict(m: _Message) -> dict[str, Any]:
+def as_dict(m: Item) -> dict[str, Any]:
     """The message as the dict ``orjson`` would have made of it (keys in another order)."""
+    if type(m) is dict:
+        return m
     d: dict[str, Any] = {"role": m.role}
     content = m.content
     if type(content) is list:
@@ -255,6 +315,26 @@ def _calls(records: list[_Call]) -> tuple[ToolCall, ...] | None:
     return tuple(calls)
 
 
+_FIELDS = ("tool_calls", "tool_call_id", "refusal", "annotations")
+
+
+def _declined(items: list[Item]) -> bool:
+    """Whether ``read`` will give up on a record (see there), found before it reads any."""
+    for m in items:
+        if type(m) is dict or (
+            m.tool_calls is UNSET
+            and m.tool_call_id is UNSET
+            and m.refusal is UNSET
+            and m.annotations is UNSET
+        ):
+            continue
+        read = READ_KEYS.get(m.role, MESSAGE_KEYS)
+        kept = [f for f in _FIELDS if getattr(m, f) is not UNSET and f not in read]
+        if len(kept) > 1 or "tool_calls" in kept:
+            return True
+    return False
+
+
 def read(doc: Document, ctx: Context) -> list[Conversation] | None:
     """The conversation of a decoded file; what is not of the common shapes goes to the
     careful reader as the dict it would have had. None when a message would keep more than one
@@ -264,6 +344,8 @@ def read(doc: Document, ctx: Context) -> list[Conversation] | None:
         items, path, meta = doc, "$", {}
     else:
         items, path, meta = doc.messages, "$.messages", doc.meta
+    if any(type(m) is dict for m in items) and _declined(items):
+        return None  # (before the careful reader has warned of anything it reads)
     links = Links(lambda: ids_in([as_dict(m) for m in items]))
     careful = read_message
     unanswered = links.unanswered
@@ -271,6 +353,9 @@ def read(doc: Document, ctx: Context) -> list[Conversation] | None:
     out: list[Message] = []
     append = out.append
     for i, m in enumerate(items):
+        if type(m) is dict:  # off the common shapes: parsed by orjson, keys in the file's order
+            append(careful(m, ctx, f"{path}[{i}]", links))
+            continue
         role = m.role
         content = m.content
         if m.name is UNSET:

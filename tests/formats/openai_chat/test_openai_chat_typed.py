@@ -148,7 +148,7 @@ def test_an_agent_run_takes_the_typed_way(tmp_path: Path, monkeypatch: Any) -> N
     assert any(not isinstance(m.content, str) for m in conv.messages)  # images: careful reader
 
 
-def test_a_key_of_no_common_shape_goes_the_usual_way() -> None:
+def test_a_message_of_no_common_shape_is_read_the_usual_way_alone() -> None:
     doc = {
         "messages": [
             {"role": "user", "content": "hi"},
@@ -156,9 +156,33 @@ def test_a_key_of_no_common_shape_goes_the_usual_way() -> None:
         ]
     }
     data = orjson.dumps(doc)
-    assert typed.decode(data) is None
+    decoded = typed.decode(data)
+    assert decoded is not None
+    first, odd = decoded.messages
+    assert type(first) is not dict and odd == doc["messages"][1]  # only the odd one as a dict
     [conv] = loads(data)
     assert conv.messages[1].metadata == {"weight": 0}
+    assert [conv] == loads(orjson.loads(data))
+
+
+def test_reasoning_and_usage_per_message_keep_the_rest_typed(monkeypatch: Any) -> None:
+    # As DeepSeek-style loggers write a history: the assistant's own usage and reasoning.
+    value = orjson.loads(_history(400))
+    for m in value["messages"]:
+        if m["role"] == "assistant":
+            m["reasoning_content"] = "thinking it over"
+            m["usage"] = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+    data = orjson.dumps(value)
+    decoded = typed.decode(data)
+    assert decoded is not None
+    odd = [m for m in decoded.messages if type(m) is dict]
+    assert odd and len(odd) < len(decoded.messages)
+    assert all(m["role"] == "assistant" for m in odd)
+    typed_reads: list[Any] = []
+    read = typed.read
+    monkeypatch.setattr(typed, "read", lambda doc, ctx: typed_reads.append(doc) or read(doc, ctx))
+    convs = loads(data)
+    assert typed_reads and convs == loads(orjson.loads(data))
 
 
 def test_another_formats_blocks_are_refused_at_once() -> None:
@@ -169,8 +193,15 @@ def test_another_formats_blocks_are_refused_at_once() -> None:
             "content": [{"type": "tool_use", "id": "t", "name": "run", "input": {}}],
         },
     ]
-    assert typed.decode(orjson.dumps(items)) is None
+    seen: list[Any] = []
+    assert typed.decode(orjson.dumps(items), lambda s: seen.append(s) or False) is None
+    assert seen == [items]  # detection's sample, as the usual way would have parsed it
     assert loads(orjson.dumps(items))[0].format == "anthropic"
+
+
+def test_a_datasets_records_are_no_messages() -> None:
+    records = [{"messages": [{"role": "user", "content": "hi"}]}] * 3
+    assert typed.decode(orjson.dumps(records)) is None
 
 
 def test_detection_sees_what_it_would_have_seen() -> None:
