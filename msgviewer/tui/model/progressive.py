@@ -9,9 +9,9 @@ documents to edit or save through, and no analyses. The final session is the one
 makes, whatever the prefixes showed (a reader that needs the whole file, as Claude Code's does
 for its sub-agent files and split responses, is exact there).
 
-Each prefix is ``GROWTH`` times the last, and none is read past a quarter of the file, so the
-prefixes cost at most about a third of the whole read, and the first costs the same whatever the
-file's size.
+Each prefix is ``GROWTH`` times the last, and none is read past a sixteenth of the file, so the
+prefixes cost at most about a twentieth of the whole read (and hold as little memory), and the
+first costs the same whatever the file's size.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ FIRST_BYTES = 256 * 1024
 """How much of the file the first provisional screen is read from."""
 GROWTH = 4
 """Each provisional prefix is this many times the last."""
-LAST_SHARE = 4
+LAST_SHARE = 16
 """No provisional prefix goes past 1/LAST_SHARE of the file: the whole read follows."""
 
 step_hook: Callable[[int, int], None] | None = None
