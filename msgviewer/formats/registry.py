@@ -363,7 +363,12 @@ def _loads(data: Any, format: str | None, file: str | None) -> list[Conversation
 def load(
     source: str | os.PathLike[str] | BinaryIO, *, format: str | None = None
 ) -> list[Conversation]:
-    """Conversations of a file (a path, ``-`` for standard input, or a binary file object)."""
+    """Conversations of a file (a path, ``-`` for standard input, or a binary file object).
+
+    Raises ``TooLargeError`` (a ``FormatError``) for a file that needs more memory to read
+    than the machine has free, before reading it."""
+    if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-":
+        _fits(os.fspath(source))
     data, name = read_buffer(source)
     with _collector_paused():  # the parse makes as many objects as the build: pause for both
         binary = _read_binary(data, format, name)
@@ -377,6 +382,16 @@ def load(
         # bytes, the parsed tree and the new objects are never all alive at once.
         del data
         return read_parsed(parsed, get_format(format or detect_parsed(parsed)))
+
+
+def _fits(path: str) -> None:
+    from .memory import check_fits
+
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        return  # (reading says what is wrong)
+    check_fits(path, size)
 
 
 def iter_load(

@@ -171,3 +171,24 @@ async def test_a_search_made_while_loading_finds_what_arrives_later(
         gate.set()
         await settle(pilot)
         assert len(screen.hits) >= 1
+
+
+async def test_a_log_too_large_to_read_whole_keeps_its_start_on_screen(
+    tmp_path: Path, small_steps: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from msgviewer.formats import memory
+
+    path = _write(tmp_path, "claude-code", n=80)
+    whole = load_session([str(path)]).message_count
+    monkeypatch.setattr(memory, "CHECK_FROM", 0)
+    monkeypatch.setattr(memory, "available_memory", lambda: path.stat().st_size)
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.main_screen
+        assert screen.error is None and screen.session is not None
+        assert 0 < screen.session.message_count < whole
+        status = str(screen.query_one("#status").render())
+        assert "Only the first" in status and "too large to read whole" in status
+        await pilot.press("d")  # only for looking
+        assert not screen.has_unsaved()

@@ -64,17 +64,23 @@ class LoadingScreen(EditingScreen):
         def progress(text: str) -> None:
             self.app.call_from_thread(self._set_progress, text)
 
+        shown = False
         try:
             path = progressive(self.paths)
             if path is not None:  # a long log: its first screen while the rest is read
                 for step in ProgressiveLoad(path, self.format).steps(cancel):
                     self.app.call_from_thread(self._stepped, step)
+                    shown = True
                 return
             session = load_session(self.paths, format=self.format, progress=progress, cancel=cancel)
         except Cancelled:
             return
         except MsgviewerError as exc:
-            self.app.call_from_thread(self._failed, str(exc))
+            # (the start of a log stays on screen, to look at, if the whole cannot be read)
+            if shown:
+                self.app.call_from_thread(self._partial, str(exc), getattr(exc, "what", ""))
+            else:
+                self.app.call_from_thread(self._failed, str(exc))
             return
         except Exception as exc:  # the app shows any failure to read rather than dying
             self.app.call_from_thread(self._failed, f"{type(exc).__name__}: {exc}")
@@ -98,6 +104,13 @@ class LoadingScreen(EditingScreen):
         panes.mount(Static(text, id="load-error"))
         self.sub_title = "load error"
         self.update_status()
+
+    def _partial(self, error: str, what: str) -> None:
+        """The whole file could not be read after its start was shown: keep that, say why
+        (``what``: the error without the file's name, for the status line)."""
+        count = fmt.plural(self.session.message_count if self.session else 0, "message")
+        self._set_progress(f"Only the first {count} shown: {what or error}")
+        self.notify(printable(error), severity="error", timeout=10)
 
     def _loaded(self, session: Session, provisional: bool = False) -> None:
         session.prices = self.prices
