@@ -332,7 +332,7 @@ def _read_typed(data: Any, format: str | None, file: str | None) -> list[Convers
         return format is not None or _sniff(sample) == "openai-chat"
 
     doc = typed.decode(data, chat)
-    if doc is None or _long_numbers(data):  # (looked for only when the typed way would serve)
+    if doc is None:  # (integers past 64 bits: the decoder looks where numbers can be)
         return None
     if not chat(typed.sample(doc)):
         return None

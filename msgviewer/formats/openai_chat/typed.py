@@ -11,7 +11,10 @@ path for all its other messages). So this path never decides anything the reader
 decide otherwise; a property test holds the two to equal results.
 
 Request fields, which the records do not look into, are kept as raw JSON and parsed by
-``orjson``, so every number and string reads as it does on the usual way; a body whose fields
+``orjson``, so every number and string reads as it does on the usual way. The records hold no
+numbers: the only integers past 64 bits that ``orjson`` could misread are in request fields,
+call arguments and messages off the common shapes, and those are looked at for them (a whole
+file's scan cost as much as the decode); a body whose fields
 the records cannot vouch for (one given twice, a key written with escapes...) goes the usual
 way too.
 """
@@ -27,6 +30,7 @@ from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ...core.message import Message, ToolCall
 from ..base import Context, Conversation
+from ..io import has_long_numbers
 from .detect import NAME
 from .fast import assistant_with_calls, plain, tool_call, tool_result
 from .field_order import fields_in_order
@@ -163,6 +167,10 @@ Document = Body | list[Item]
 _decoder = msgspec.json.Decoder(_Request | list[_Message])
 _loose = msgspec.json.Decoder(_LooseRequest | list[Raw])
 _one = msgspec.json.Decoder(_Message)
+_many = msgspec.json.Decoder(list[_Message]).decode
+_BATCH = 256
+"""Messages decoded in one call on the loose way: one off the common shapes costs its batch
+a second decode, one by one."""
 _REQUEST_FIELDS = _Request.__struct_fields__[1:]
 # How many messages detection looks at: no format's sniffer reads further.
 SAMPLE = 20
@@ -190,9 +198,10 @@ def decode(data: Any, check: Callable[[Any], bool] | None = None) -> Document | 
 
 
 def _decode_loosely(data: Any, check: Callable[[Any], bool] | None) -> Document | None:
-    """Like ``decode`` for a file some of whose messages are off the common shapes: each
-    message is decoded on its own, and one that is not of them is parsed by ``orjson`` (a
-    message with no role, such as a dataset's record, sends the file the usual way)."""
+    """Like ``decode`` for a file some of whose messages are off the common shapes: the
+    messages are decoded in batches, a batch holding such a message one by one, and that
+    message is parsed by ``orjson`` (one with no role, such as a dataset's record, sends the
+    file the usual way)."""
     try:
         doc: Any = _loose.decode(data)
     except (ValueError, TypeError, RecursionError):
@@ -204,26 +213,44 @@ def _decode_loosely(data: Any, check: Callable[[Any], bool] | None) -> Document 
     if type(doc) is not list and (meta := _request_fields(data, doc)) is None:
         return None
     items: list[Item] = []
+    checked = check is None
+    for at in range(0, len(raws), _BATCH):
+        batch = raws[at : at + _BATCH]
+        try:  # a run of messages of the common shapes decodes as one array, in one call
+            items.extend(_many(b"[" + b",".join(batch) + b"]"))
+        except msgspec.ValidationError:
+            if not _each(batch, items):
+                return None
+        except (ValueError, TypeError, RecursionError):
+            return None
+        if not checked:  # what detection sees, before the rest is decoded for nothing
+            checked = True
+            if not check(_sample(items, meta, doc)):  # type: ignore[misc]
+                return None
+    return items if type(doc) is list else Body(items, meta or {})
+
+
+def _each(raws: list[Raw], items: list[Item]) -> bool:
+    """Decode messages one by one, one off the common shapes parsed by ``orjson``; False
+    when one is not a message at all."""
     append = items.append
     one = _one.decode
-    for i, raw in enumerate(raws):
-        if i == SAMPLE and check is not None and not check(_sample(items, meta, doc)):
-            return None
+    for raw in raws:
         try:
             append(one(raw))
         except msgspec.ValidationError:
+            if has_long_numbers(memoryview(raw)):
+                return False  # (integers past 64 bits: the usual way reads them exactly)
             try:
                 value = orjson.loads(memoryview(raw))
             except orjson.JSONDecodeError:
-                return None
+                return False
             if type(value) is not dict or type(value.get("role")) is not str:
-                return None  # (the usual way reads it, or says what is wrong with it)
+                return False  # (the usual way reads it, or says what is wrong with it)
             append(value)
         except (ValueError, TypeError, RecursionError):
-            return None
-    if len(items) <= SAMPLE and check is not None and not check(_sample(items, meta, doc)):
-        return None
-    return items if type(doc) is list else Body(items, meta or {})
+            return False
+    return True
 
 
 def _sample(items: list[Item], meta: Any, doc: Any) -> Any:
@@ -239,6 +266,8 @@ def _request_fields(data: Any, doc: _Request) -> dict[str, Any] | None:
     raws = {name: raw for name in _REQUEST_FIELDS if (raw := getattr(doc, name)) is not UNSET}
     if not raws:
         return {}  # every key is "messages": given twice, each value was decoded and checked
+    if any(has_long_numbers(memoryview(raw)) for raw in raws.values()):
+        return None  # (integers past 64 bits: the usual way reads them exactly)
     try:
         values = {name: orjson.loads(memoryview(raw)) for name, raw in raws.items()}
     except orjson.JSONDecodeError:
@@ -315,22 +344,23 @@ def _calls(records: list[_Call]) -> tuple[ToolCall, ...] | None:
     return tuple(calls)
 
 
-_FIELDS = ("tool_calls", "tool_call_id", "refusal", "annotations")
-
-
 def _declined(items: list[Item]) -> bool:
-    """Whether ``read`` will give up on a record (see there), found before it reads any."""
+    """Whether ``read`` will give up on a record (see there), found before it reads any: a
+    record whose keys the careful reader does not read are more than one, or hold calls."""
     for m in items:
-        if type(m) is dict or (
-            m.tool_calls is UNSET
-            and m.tool_call_id is UNSET
-            and m.refusal is UNSET
-            and m.annotations is UNSET
-        ):
+        if type(m) is dict:
             continue
-        read = READ_KEYS.get(m.role, MESSAGE_KEYS)
-        kept = [f for f in _FIELDS if getattr(m, f) is not UNSET and f not in read]
-        if len(kept) > 1 or "tool_calls" in kept:
+        role = m.role
+        if role == "assistant":  # (it reads calls and refusals)
+            if m.tool_call_id is not UNSET and m.annotations is not UNSET:
+                return True
+            continue
+        if m.tool_calls is not UNSET:
+            return True
+        kept = (m.refusal is not UNSET) + (m.annotations is not UNSET)
+        if role != "tool" and role != "function":
+            kept += m.tool_call_id is not UNSET
+        if kept > 1:
             return True
     return False
 

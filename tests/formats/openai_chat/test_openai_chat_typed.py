@@ -185,6 +185,21 @@ def test_reasoning_and_usage_per_message_keep_the_rest_typed(monkeypatch: Any) -
     assert typed_reads and convs == loads(orjson.loads(data))
 
 
+def test_an_integer_past_64_bits_in_an_odd_message_reads_exactly() -> None:
+    big = 123456789012345678901234567890
+    doc = {
+        "messages": [
+            {"role": "user", "content": "hi " * 10},
+            {"role": "assistant", "content": "ok", "usage": {"prompt_tokens": big}},
+        ]
+        * 300
+    }
+    data = json.dumps(doc).encode()
+    [conv] = loads(data)
+    assert conv.messages[1].metadata == {"usage": {"prompt_tokens": big}}
+    assert [conv] == loads(_parsed(data))
+
+
 def test_another_formats_blocks_are_refused_at_once() -> None:
     items = [
         {"role": "user", "content": "hi"},
