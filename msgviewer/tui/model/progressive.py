@@ -17,6 +17,7 @@ first costs the same whatever the file's size.
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Callable, Iterator
 
 import orjson
@@ -107,7 +108,10 @@ class ProgressiveLoad:
                 data = fh.read(want)
                 cut = data.rfind(b"\n") + 1
                 try:
-                    convs = loads(data[:cut], format=fmt) if cut > shown else None
+                    # (what reading warns of is the whole file's to report, once)
+                    with warnings.catch_warnings(record=True):
+                        warnings.simplefilter("ignore")
+                        convs = loads(data[:cut], format=fmt) if cut > shown else None
                 except FormatError:
                     convs = None  # (a prefix need not be readable: the whole file will say)
                 if convs:
