@@ -171,6 +171,9 @@ _many = msgspec.json.Decoder(list[_Message]).decode
 _BATCH = 256
 """Messages decoded in one call on the loose way: one off the common shapes costs its batch
 a second decode, one by one."""
+_MOSTLY_ODD = 4
+"""More than one message in this many of the first batch off the common shapes: the usual way
+(with most messages read by the careful reader either way, it is the quicker)."""
 _REQUEST_FIELDS = _Request.__struct_fields__[1:]
 # How many messages detection looks at: no format's sniffer reads further.
 SAMPLE = 20
@@ -219,8 +222,9 @@ def _decode_loosely(data: Any, check: Callable[[Any], bool] | None) -> Document 
         try:  # a run of messages of the common shapes decodes as one array, in one call
             items.extend(_many(b"[" + b",".join(batch) + b"]"))
         except msgspec.ValidationError:
-            if not _each(batch, items):
-                return None
+            odd = _each(batch, items)
+            if odd < 0 or (at == 0 and odd * _MOSTLY_ODD > len(batch)):
+                return None  # (many such messages: reading each alone costs more than it saves)
         except (ValueError, TypeError, RecursionError):
             return None
         if not checked:  # what detection sees, before the rest is decoded for nothing
@@ -230,27 +234,29 @@ def _decode_loosely(data: Any, check: Callable[[Any], bool] | None) -> Document 
     return items if type(doc) is list else Body(items, meta or {})
 
 
-def _each(raws: list[Raw], items: list[Item]) -> bool:
-    """Decode messages one by one, one off the common shapes parsed by ``orjson``; False
-    when one is not a message at all."""
+def _each(raws: list[Raw], items: list[Item]) -> int:
+    """Decode messages one by one, one off the common shapes parsed by ``orjson``: how many
+    were off them, or -1 when one is not a message at all."""
     append = items.append
     one = _one.decode
+    odd = 0
     for raw in raws:
         try:
             append(one(raw))
         except msgspec.ValidationError:
             if has_long_numbers(memoryview(raw)):
-                return False  # (integers past 64 bits: the usual way reads them exactly)
+                return -1  # (integers past 64 bits: the usual way reads them exactly)
             try:
                 value = orjson.loads(memoryview(raw))
             except orjson.JSONDecodeError:
-                return False
+                return -1
             if type(value) is not dict or type(value.get("role")) is not str:
-                return False  # (the usual way reads it, or says what is wrong with it)
+                return -1  # (the usual way reads it, or says what is wrong with it)
             append(value)
+            odd += 1
         except (ValueError, TypeError, RecursionError):
-            return False
-    return True
+            return -1
+    return odd
 
 
 def _sample(items: list[Item], meta: Any, doc: Any) -> Any:

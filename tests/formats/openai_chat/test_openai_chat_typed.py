@@ -149,40 +149,46 @@ def test_an_agent_run_takes_the_typed_way(tmp_path: Path, monkeypatch: Any) -> N
 
 
 def test_a_message_of_no_common_shape_is_read_the_usual_way_alone() -> None:
-    doc = {
-        "messages": [
-            {"role": "user", "content": "hi"},
-            {"role": "assistant", "content": "ok", "weight": 0},
-        ]
-    }
+    odd = {"role": "assistant", "content": "ok", "weight": 0}
+    doc = {"messages": [{"role": "user", "content": f"hi {i}"} for i in range(600)]}
+    doc["messages"][300] = odd
     data = orjson.dumps(doc)
     decoded = typed.decode(data)
     assert decoded is not None
-    first, odd = decoded.messages
-    assert type(first) is not dict and odd == doc["messages"][1]  # only the odd one as a dict
+    assert [m for m in decoded.messages if type(m) is dict] == [odd]  # only the odd one
     [conv] = loads(data)
-    assert conv.messages[1].metadata == {"weight": 0}
+    assert conv.messages[300].metadata == {"weight": 0}
     assert [conv] == loads(orjson.loads(data))
 
 
-def test_reasoning_and_usage_per_message_keep_the_rest_typed(monkeypatch: Any) -> None:
-    # As DeepSeek-style loggers write a history: the assistant's own usage and reasoning.
-    value = orjson.loads(_history(400))
-    for m in value["messages"]:
-        if m["role"] == "assistant":
-            m["reasoning_content"] = "thinking it over"
-            m["usage"] = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
-    data = orjson.dumps(value)
+def _logged(every: int) -> bytes:
+    # As DeepSeek-style loggers write a history: an assistant's own usage and reasoning.
+    value = orjson.loads(_history(2_000))
+    assistants = [m for m in value["messages"] if m["role"] == "assistant"]
+    for m in assistants[::every]:
+        m["reasoning_content"] = "thinking it over"
+        m["usage"] = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+    return orjson.dumps(value)
+
+
+def test_a_few_messages_with_their_own_usage_keep_the_rest_typed(monkeypatch: Any) -> None:
+    data = _logged(every=20)
     decoded = typed.decode(data)
     assert decoded is not None
     odd = [m for m in decoded.messages if type(m) is dict]
-    assert odd and len(odd) < len(decoded.messages)
-    assert all(m["role"] == "assistant" for m in odd)
+    assert odd and len(odd) * 50 < len(decoded.messages)
+    assert all("reasoning_content" in m for m in odd)
     typed_reads: list[Any] = []
     read = typed.read
     monkeypatch.setattr(typed, "read", lambda doc, ctx: typed_reads.append(doc) or read(doc, ctx))
     convs = loads(data)
     assert typed_reads and convs == loads(orjson.loads(data))
+
+
+def test_many_such_messages_go_the_usual_way() -> None:
+    data = _logged(every=1)  # (then the careful reader reads most messages either way)
+    assert typed.decode(data) is None
+    assert loads(data) == loads(orjson.loads(data))
 
 
 def test_an_integer_past_64_bits_in_an_odd_message_reads_exactly() -> None:
@@ -201,13 +207,13 @@ def test_an_integer_past_64_bits_in_an_odd_message_reads_exactly() -> None:
 
 
 def test_another_formats_blocks_are_refused_at_once() -> None:
-    items = [
-        {"role": "user", "content": "hi"},
+    items = [{"role": "user", "content": f"hi {i}"} for i in range(19)]
+    items.append(
         {
             "role": "assistant",
             "content": [{"type": "tool_use", "id": "t", "name": "run", "input": {}}],
-        },
-    ]
+        }
+    )
     seen: list[Any] = []
     assert typed.decode(orjson.dumps(items), lambda s: seen.append(s) or False) is None
     assert seen == [items]  # detection's sample, as the usual way would have parsed it
