@@ -1,6 +1,8 @@
 """The app at 120x40, headless: cold start to first content, and key latency at 1k and 100k.
 
-    python bench/app.py [--sizes 1000,100000] [--rounds 15] [--starts 5]   (--starts 0: keys only)
+    python bench/app.py [--sizes 1000,100000] [--rounds 15] [--starts 5] [--views nested,file]
+    (--starts 0: keys only; --views: the tree's views to time keys in, results under their
+    calls and file order)
 
 Cold start: wall time from starting a fresh process to the first conversation rows painted by
 the tree, against a fresh process that only runs ``orjson.loads`` on the same file (medians of
@@ -230,6 +232,8 @@ async def ready(pilot):
     while main_screen.session is None or not main_screen.session.analysed:
         await asyncio.sleep(0.01)
     await pilot.pause()
+    if main_screen.model.nested_view != (sys.argv[3] == "nested"):
+        await press(pilot, "o")  # the other view
     for key in ("slash", *"deploy", "enter"):  # a search to step through, made once
         await press(pilot, key)
     while not main_screen.hits:
@@ -290,6 +294,9 @@ STEPS = [
 ]
 
 
+VIEWS = {"nested": "results under their calls", "file": "file order"}
+"""The tree's views (the ``o`` key switches), by the name ``--views`` takes."""
+
 HOLD_KEYS = 20
 HOLD_INTERVAL = 0.033
 """A held key: how many repeats, how far apart (a terminal's usual repeat rate, 30 a second)."""
@@ -298,9 +305,9 @@ HOLD_INTERVAL = 0.033
 class _KeysApp:
     """One ``_KEYS_PROCESS``: the app on one file, pressing keys when told."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, view: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", _KEYS_PROCESS, str(ROOT), str(path)],
+            [sys.executable, "-c", _KEYS_PROCESS, str(ROOT), str(path), view],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -342,10 +349,10 @@ def small_history(large: Path, n: int) -> Path:
     return path
 
 
-def key_latency(small: Path, large: Path, rounds: int, warmup: int = 1) -> None:
+def key_latency(small: Path, large: Path, rounds: int, view: str, warmup: int = 1) -> None:
     n_small = int(small.name.split("-")[1])
     n_large = int(large.name.split("-")[1])
-    apps = [_KeysApp(small_history(large, n_small)), _KeysApp(large)]
+    apps = [_KeysApp(small_history(large, n_small), view), _KeysApp(large, view)]
     try:
         for app in apps:
             app.ask(None)  # "ready": loaded, analysed, a search made
@@ -374,8 +381,8 @@ def key_latency(small: Path, large: Path, rounds: int, warmup: int = 1) -> None:
         for app in apps:
             app.close()
     print(
-        f"  CPU ms of the app's process from a key to a settled screen, median (mean) of "
-        f"{rounds} rounds after {warmup} warm-up; wall ms median"
+        f"  {VIEWS[view]}: CPU ms of the app's process from a key to a settled screen, median "
+        f"(mean) of {rounds} rounds after {warmup} warm-up; wall ms median"
     )
     for key in KEYS:
         small_cpu, large_cpu = ([c for _, c in samples] for samples in times[key])
@@ -394,7 +401,8 @@ def key_latency(small: Path, large: Path, rounds: int, warmup: int = 1) -> None:
         # Each press at the large size against the same press at the small size, made next to
         # it: machine load that comes and goes weighs on both sides of each ratio alike.
         ratios = [b / a for a, b in zip(small_cpu, large_cpu, strict=True)]
-        figure(f"key {key} at {n_large:,} / at {n_small:,} msgs", statistics.median(ratios), 1.2)
+        name = f"key {key} at {n_large:,} / at {n_small:,} msgs ({view})"
+        figure(name, statistics.median(ratios), 1.2)
     # Not a target: how a held key feels (the tree should follow it, the screen should settle
     # soon after it is let go).
     cols = []
@@ -412,7 +420,11 @@ def main() -> int:
     parser.add_argument(
         "--starts", type=int, default=5, help="cold starts of each process (0: skip them)"
     )
+    parser.add_argument("--views", default="nested,file", help="nested, file, or both")
     args = parser.parse_args()
+    views = [v for v in args.views.split(",") if v]
+    if not views or any(v not in VIEWS for v in views):
+        parser.error(f"--views takes {', '.join(VIEWS)} (comma-separated)")
     sizes = sorted(int(s) for s in args.sizes.split(","))
     paths = [data_file(n, "msgviewer") for n in sizes]
     if any(p is None for p in paths):
@@ -421,7 +433,8 @@ def main() -> int:
     if args.starts > 0:
         cold_start(paths[-1], args.starts)  # type: ignore[arg-type]
     if len(paths) > 1:
-        key_latency(paths[0], paths[-1], args.rounds)  # type: ignore[arg-type]
+        for view in views:
+            key_latency(paths[0], paths[-1], args.rounds, view)  # type: ignore[arg-type]
     return summary()
 
 

@@ -1,6 +1,7 @@
 """Deterministic synthetic agent runs of any size, in any writable format.
 
     python bench/generate.py 100000 --format openai-chat -o /tmp/run-100k.json
+    python bench/generate.py 40000 --parallel --format gemini -o /tmp/calls-40k.json
 
 The mix follows real agent runs: a long system prompt, user turns, assistant turns with
 reasoning and parallel tool calls, tool results of 200-4000 characters, an image now and then,
@@ -161,9 +162,59 @@ def generate(n: int, seed: int = 0) -> list[Message]:
     return messages[:n]
 
 
+def parallel_calls(n: int, seed: int = 0) -> list[Message]:
+    """One turn of ``n`` parallel tool calls: a system prompt and a user request, one
+    assistant message making the ``n`` calls, their ``n`` results in call order (one in
+    twenty an error), and the assistant's answer."""
+    rng = random.Random(seed)
+    calls = tuple(
+        ToolCall(
+            f"call_{k}",
+            rng.choice(_TOOLS),
+            {"path": f"src/{rng.choice(_WORDS)}_{k}.py", "query": _text(rng, 24)},
+        )
+        for k in range(n)
+    )
+    usage = Usage(input_tokens=4000, output_tokens=30 * n, cache_read_tokens=3000)
+    messages = [
+        Message.system(_text(rng, 2000)),
+        Message.user(_text(rng, 200), id="msg-1"),
+        Message.assistant(
+            (ReasoningBlock(_text(rng, 300), signature="sig" * 8),),
+            id="msg-2",
+            tool_calls=calls,
+            usage=usage,
+            response_metadata={"model": _MODELS[1], "finish_reason": "tool_calls"},
+        ),
+    ]
+    messages += [
+        Message.tool(
+            _text(rng, rng.randint(60, 300)),
+            tool_call_id=call.id,
+            name=call.name,
+            is_error=rng.random() < 0.05,
+        )
+        for call in calls
+    ]
+    messages.append(
+        Message.assistant(
+            _text(rng, 400),
+            id="msg-3",
+            usage=Usage(input_tokens=4000 + 60 * n, output_tokens=120),
+            response_metadata={"model": _MODELS[1], "finish_reason": "stop"},
+        )
+    )
+    return messages
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("n", type=int, help="number of messages")
+    parser.add_argument(
+        "n", type=int, help="number of messages (of parallel calls with --parallel)"
+    )
+    parser.add_argument(
+        "--parallel", action="store_true", help="one turn of n parallel tool calls and results"
+    )
     parser.add_argument("--format", default="msgviewer", help="any writable format")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("-o", "--output", help="file to write (default: standard output)")
@@ -172,7 +223,8 @@ def main(argv: list[str] | None = None) -> int:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a format that cannot carry reasoning says so; fine here
-        data = dumps(Conversation(tuple(generate(args.n, args.seed))), format=args.format)
+        make = parallel_calls if args.parallel else generate
+        data = dumps(Conversation(tuple(make(args.n, args.seed))), format=args.format)
     if args.output:
         Path(args.output).write_bytes(data)
     else:

@@ -1,8 +1,9 @@
 """msgviewer: look inside LLM conversations.
 
 The public API: the message model and history operations (``msgviewer.core``), the file
-formats (``msgviewer.formats``) and editing sessions over files (``msgviewer.document``).
-Importing this package never imports textual or rich.
+formats (``msgviewer.formats``), editing sessions over files (``msgviewer.document``) and
+``view(objects)``, the app on a program's own objects. Importing this package never imports
+textual or rich.
 """
 
 from .core import *  # noqa: F403
@@ -39,3 +40,13 @@ __all__ = [
     "load",
     "loads",
 ]
+# (``view`` is left out of ``__all__``: a star import would import textual with it)
+
+
+def __getattr__(name: str) -> object:
+    # ``view`` opens the app: textual is imported when it is first asked for, not before
+    if name == "view":
+        from .tui.live import view
+
+        return view
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

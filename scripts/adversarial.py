@@ -3,7 +3,9 @@
 Each case does what a hostile or unlucky user would, at real sizes and with real timing (no
 test hooks): signals sent to ``msgviewer convert -o`` and to a save in a worker thread (as the
 app saves) while a large file is being written, ``kill -9`` then the next save, and another
-process changing the file 0.2 s into a document's save of a ~70 MB file.
+process changing the file 0.2 s into a document's save of a ~70 MB file; and reading: the big
+file truncated while ``stats`` and the app read it, ``/dev/zero`` and ``/dev/urandom``, the app
+on a FIFO with no writer left with q and Ctrl+C, data piped into the app (in a pseudo-terminal).
 
     python scripts/adversarial.py                      # every case
     python scripts/adversarial.py --only race-append   # the cases whose name holds this
@@ -37,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 import msgviewer as mv  # noqa: E402
 from bench.generate import generate  # noqa: E402
 from msgviewer.document import Document, FileChangedError  # noqa: E402
+from tests.tui.pty_run import PtyRun  # noqa: E402
 
 Outcome = tuple[str, bool | None]
 
@@ -266,6 +269,138 @@ def race_in_place(lab: Lab) -> Outcome:
         os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
 
     return _race(lab, rewrite)
+
+
+# -- reading -------------------------------------------------------------------------------------
+
+
+def _msgviewer(*args: str, **kwargs) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "msgviewer", *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**_env(), **kwargs.pop("env", {})},
+        cwd=ROOT,  # (``-m`` imports from the working directory first)
+        **kwargs,
+    )
+
+
+@case("reading", "truncate-during-stats", "12 runs, truncated 0.2-1.3 s in: 0 crashes")
+def truncate_during_stats(lab: Lab) -> Outcome:
+    crashes: list[object] = []
+    errors = whole = 0
+    for run in range(12):
+        path = lab.copy_of_big()
+        size = path.stat().st_size
+        child = _msgviewer("stats", str(path))
+        time.sleep(0.2 + 0.1 * run)
+        os.truncate(path, size // 3)
+        _, err = child.communicate(timeout=300)
+        if child.returncode == 2 and len(err.decode().splitlines()) == 1:
+            errors += 1  # (truncated before it was read: the rest is not JSON)
+        elif child.returncode == 0:
+            whole += 1  # (truncated after: the data as it was read)
+        else:
+            crashes.append(child.returncode if child.returncode < 0 else err[-200:])
+    observed = f"{len(crashes)} crashes {crashes or ''}, {errors} one-line errors, {whole} read"
+    return observed, not crashes
+
+
+@case("reading", "dev-zero", "stats /dev/zero: exit 2, one line, at once")
+def dev_zero(lab: Lab) -> Outcome:
+    started = time.monotonic()
+    child = _msgviewer("stats", "/dev/zero")
+    try:
+        _, err = child.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+        return "still reading after 60 s", False
+    lines = err.decode().splitlines()
+    observed = f"exit {child.returncode} in {time.monotonic() - started:.1f} s: {lines[-1:]}"
+    return observed, child.returncode == 2 and len(lines) == 1
+
+
+@case("reading", "dev-urandom", "stats /dev/urandom: exit 2 at the bound (1 GiB), one line")
+def dev_urandom(lab: Lab) -> Outcome:
+    started = time.monotonic()
+    child = _msgviewer("stats", "/dev/urandom")
+    try:
+        _, err = child.communicate(timeout=180)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+        return "still reading after 180 s", False
+    lines = err.decode().splitlines()
+    ok = child.returncode == 2 and len(lines) == 1 and "stopped reading after" in lines[0]
+    return f"exit {child.returncode} in {time.monotonic() - started:.1f} s", ok
+
+
+def _fifo_left_with(lab: Lab, key: bytes) -> Outcome:
+    fifo = lab.dir / "fifo"
+    os.mkfifo(fifo)
+    run = PtyRun(str(fifo))
+    try:
+        if not run.wait_for(b"Reading", 60):
+            return "the app did not start in 60 s", None
+        run.type(key)
+        if not run.exited(20):
+            return "still running 20 s after the key", False
+        traceback = b"Traceback" in run.output
+        observed = f"exit {run.status}, terminal restored {run.restored()}, traceback {traceback}"
+        return observed, run.restored() and not traceback
+    finally:
+        run.close()
+
+
+@case("reading", "fifo-q", "app on a FIFO with no writer, q: exits, terminal restored")
+def fifo_q(lab: Lab) -> Outcome:
+    return _fifo_left_with(lab, b"q")
+
+
+@case("reading", "fifo-ctrl-c", "app on a FIFO with no writer, Ctrl+C: exits, terminal restored")
+def fifo_ctrl_c(lab: Lab) -> Outcome:
+    return _fifo_left_with(lab, b"\x03")
+
+
+@case("reading", "truncate-during-app-load", "truncated 0.5 s into the app's load, then q: exits")
+def truncate_during_app_load(lab: Lab) -> Outcome:
+    path = lab.copy_of_big()
+    run = PtyRun(str(path))
+    try:
+        if not run.wait_for(b"Reading", 60):
+            return "the app did not start in 60 s", None
+        time.sleep(0.5)
+        os.truncate(path, path.stat().st_size // 3)
+        run.read_for(5)
+        run.type(b"q")
+        if not run.exited(60):
+            return "still running 60 s after q", False
+        killed = run.status is not None and run.status < 0
+        return (
+            f"exit {run.status}, terminal restored {run.restored()}",
+            not killed and run.restored(),
+        )
+    finally:
+        run.close()
+
+
+@case("reading", "pipe-into-app", "cat demo.json | msgviewer -: shown, keys from the terminal")
+def pipe_into_app(lab: Lab) -> Outcome:
+    read_end, write_end = os.pipe()
+    run = PtyRun("-", stdin_fd=read_end)
+    os.close(read_end)
+    os.write(write_end, (ROOT / "msgviewer" / "samples" / "demo-agent-run.json").read_bytes())
+    os.close(write_end)
+    try:
+        shown = run.wait_for(b"15 messages", 60)
+        alive = not run.exited(1)
+        run.type(b"q")
+        ended = run.exited(20)
+        observed = f"shown {shown}, running after the data {alive}, quit on q {ended}"
+        return observed, shown and alive and ended and run.restored()
+    finally:
+        run.close()
 
 
 # -- running ---------------------------------------------------------------------------------

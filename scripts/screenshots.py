@@ -23,13 +23,14 @@ SIZE = (132, 36)
 
 SHOTS: dict[str, tuple[str | tuple[str, str], list[str]]] = {
     # name: (sample, or two samples to compare, keys)
-    "overview": ("demo-agent-run.json", ["j", "j", "l", "j", "j"]),
-    "tool-linkage": ("demo-agent-run.json", ["j", "j", "l", "j", "j", "j", "j", "t"]),
+    # The demo opens with results under their calls: message 2 open on its calls and results.
+    "overview": ("demo-agent-run.json", ["j", "j", "j", "j"]),
+    "tool-linkage": ("demo-agent-run.json", ["j", "j", "j", "j", "j", "j", "j"]),
     "usage": ("demo-agent-run.json", ["u"]),
     "timeline": ("claude-code-session.jsonl", ["m"]),
-    "reasoning": ("demo-agent-run.json", ["j", "j", "l", "j", "l"]),
+    "reasoning": ("demo-agent-run.json", ["j", "j", "j", "l"]),
     "media": ("demo-agent-run.json", ["j", "l", "j", "j"]),
-    "sub-agent": ("claude-code-session.jsonl", ["j", "j", "j", "j", "l", "j", "l", "j"]),
+    "sub-agent": ("claude-code-session.jsonl", ["j"] * 16),
     "search": ("demo-agent-run.json", ["slash", *"utf-8", "enter", "n"]),
     "trim-preview": ("demo-agent-run.json", ["T", *"1500"]),
     "diff": (("diff-fixture.json", "diff-new-run.json"), ["n"]),

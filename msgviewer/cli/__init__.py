@@ -20,6 +20,7 @@ from ..core.errors import MsgviewerError
 from ..formats.io import INT_DIGITS
 from .commands import COMMANDS
 from .common import ClosedOutput, add_prices, fail, stdout_error
+from .terminal import keys_from_terminal
 
 
 def _view_parser() -> argparse.ArgumentParser:
@@ -35,6 +36,12 @@ def _view_parser() -> argparse.ArgumentParser:
     parser.add_argument("files", nargs="*", help="conversation files (any supported format)")
     parser.add_argument("--follow", "-f", action="store_true", help="tail a growing JSONL file")
     parser.add_argument("--format", help="read as this format instead of detecting it")
+    parser.add_argument(
+        "--no-images",
+        dest="images",
+        action="store_false",
+        help="show image blocks as facts only, not drawn in the detail pane",
+    )
     add_prices(parser)
     return parser
 
@@ -66,12 +73,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             _flush_stdout()  # here, not at exit: a failure is then reported like any other
             return code
         args = _view_parser().parse_args(args_list)
+        keys_from_terminal(args.files)  # (`cat run.json | msgviewer -`: keys from the terminal)
         from ..tui import run  # the app is imported only when it is wanted
 
         browse = _browse(args.files)
         if browse is not None:
-            return run([], browse=browse, prices=args.prices)
-        return run(args.files, follow=args.follow, format=args.format, prices=args.prices)
+            return run([], browse=browse, prices=args.prices, images=args.images)
+        return run(
+            args.files,
+            follow=args.follow,
+            format=args.format,
+            prices=args.prices,
+            images=args.images,
+        )
     except MsgviewerError as exc:
         return fail(str(exc))
     except BrokenPipeError:

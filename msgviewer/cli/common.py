@@ -98,8 +98,8 @@ def read_input(args: argparse.Namespace) -> list[Conversation]:
 
 def detected_format(file: str) -> str | None:
     """The format of a file that held no conversation (the conversations name it otherwise);
-    None for standard input, which cannot be read twice."""
-    return None if file == "-" else detect(read_bytes(file)[0])
+    None for standard input, a pipe or a device, which cannot be read twice."""
+    return None if file == "-" or not os.path.isfile(file) else detect(read_bytes(file)[0])
 
 
 def write_output(data: bytes, output: str | None) -> None:

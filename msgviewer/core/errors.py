@@ -3,6 +3,20 @@
 from __future__ import annotations
 
 
+def number_text(value: int | float, kind: str) -> str:
+    """A number as an error message names it when it is not what was wanted: a float by its
+    value (``1.5``, ``1e+30``), an integer past 64 bits by its first digits (it may be
+    thousands long), any other integer by ``kind`` ("an integer", "a number")."""
+    if isinstance(value, float):
+        return repr(value)
+    if -(1 << 63) <= value < 1 << 64:
+        return kind
+    if value.bit_length() < 4000:
+        return f"an integer past 64 bits: {str(value)[:12]}…"
+    # (no conversion of thousands of digits, quadratic in their number)
+    return f"an integer past 64 bits: about {int(value.bit_length() * 0.30103):,} digits"
+
+
 class MsgviewerError(Exception):
     """Base class of every error msgviewer raises on purpose."""
 

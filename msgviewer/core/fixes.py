@@ -106,6 +106,13 @@ class _Plan:
         self.tail_blocks: dict[int, list[Block]] = {}
         self.block_after: dict[int, dict[int, list[Block]]] = {}
         self.replace: dict[int, Message] = {}
+        # Per calling message, the end of its result zone: found once, not once per result
+        # (a zone holds every result of a turn of parallel calls).
+        self.zones: dict[int, int] = {}
+        self.leading: dict[int, int] = {}  # leading tool results of a message, by index
+        # Results-only user messages this plan makes, as their blocks (a message rebuilt per
+        # added block was quadratic in the calls of one turn); made Messages in ``apply``.
+        self.new_users: dict[int, list[Block]] = {}
 
     def remove_result(self, r: ResultRef) -> None:
         if r.block_index is None:
@@ -117,7 +124,7 @@ class _Plan:
         self, messages: Sequence[Message], c: int, item: Message | ToolResultBlock
     ) -> None:
         """Put a result of message ``c``'s call at the end of that call's result zone."""
-        e = zone_end(messages, c)
+        e = self.zone_end(messages, c)
         if isinstance(item, Message):
             self.insert_before.setdefault(e, []).append(item)
         elif e < len(messages) and messages[e].role == "user":
@@ -126,16 +133,46 @@ class _Plan:
             self.tail_blocks.setdefault(e - 1, []).append(item)
         else:
             new = self.insert_before.setdefault(e, [])
-            if new and new[-1].role == "user" and _is_result_only(new[-1]):
-                new[-1] = dataclasses.replace(new[-1], content=(*new[-1].content, item))
+            if new and id(new[-1]) in self.new_users:  # (only tool messages are moved whole)
+                self.new_users[id(new[-1])].append(item)
             else:
                 new.append(Message.user((item,)))
+                self.new_users[id(new[-1])] = [item]
+
+    def zone_end(self, messages: Sequence[Message], c: int) -> int:
+        e = self.zones.get(c)
+        if e is None:
+            e = self.zones[c] = zone_end(messages, c)
+        return e
+
+    def in_strict_zone(self, messages: Sequence[Message], call: CallRef, result: ResultRef) -> bool:
+        """``in_strict_zone``, each zone's end and leading results counted once."""
+        c, r = call.message_index, result.message_index
+        if r <= c:
+            return False
+        e = self.zone_end(messages, c)
+        if r < e:
+            return True
+        if r == e and result.block_index is not None:
+            lead = self.leading.get(e)
+            if lead is None:
+                lead = self.leading[e] = _leading_results(messages[e].blocks)
+            return result.block_index < lead
+        return False
+
+    def _inserted(self, i: int) -> list[Message]:
+        new = self.insert_before.get(i, ())
+        users = self.new_users
+        return [
+            dataclasses.replace(m, content=tuple(users[id(m)])) if id(m) in users else m
+            for m in new
+        ]
 
     def apply(self, messages: Sequence[Message]) -> list[Message]:
         out: list[Message] = []
         for i, m in enumerate(messages):
             if i in self.insert_before:
-                out.extend(self.insert_before[i])
+                out.extend(self._inserted(i))
             if i in self.drop_messages:
                 continue
             m = self.replace.get(i, m)
@@ -159,15 +196,24 @@ class _Plan:
                     continue  # the message held only what was removed
                 m = dataclasses.replace(m, content=tuple(blocks))
             out.append(m)
-        out.extend(self.insert_before.get(len(messages), ()))
+        out.extend(self._inserted(len(messages)))
         return out
 
 
 # -- fixers -----------------------------------------------------------------------------
 
 
+def _lookup(call_ids: Collection[Any]) -> Collection[Any]:
+    """The targets as a set: ``fix_all`` passes a list, and each call is looked up in it."""
+    try:
+        return frozenset(call_ids)
+    except TypeError:  # something unhashable among them: compared one by one, as given
+        return call_ids
+
+
 def drop_orphans(messages: list[Message], call_ids: Collection[Any]) -> list[Message]:
     """Remove the results with these ids that answer no call."""
+    call_ids = _lookup(call_ids)
     links = link_tools(messages)
     plan = _Plan()
     for r in links.orphan_results:
@@ -179,6 +225,7 @@ def drop_orphans(messages: list[Message], call_ids: Collection[Any]) -> list[Mes
 def add_placeholders(messages: list[Message], call_ids: Collection[Any]) -> list[Message]:
     """Answer the unanswered calls with these ids with an error result saying none was
     recorded, placed right after the call in the shape the history uses."""
+    call_ids = _lookup(call_ids)
     links = link_tools(messages)
     shape = _result_shape(links)
     plan = _Plan()
@@ -202,12 +249,13 @@ def add_placeholders(messages: list[Message], call_ids: Collection[Any]) -> list
 def move_results(messages: list[Message], call_ids: Collection[Any]) -> list[Message]:
     """Move the results of the calls with these ids that are out of place (before the call,
     after a later turn, or after other content) to right after their call."""
+    call_ids = _lookup(call_ids)
     links = link_tools(messages)
     plan = _Plan()
     for call, result in links.pairs:
         if call.call_id not in call_ids or call.server:
             continue
-        if in_strict_zone(messages, call, result):
+        if plan.in_strict_zone(messages, call, result):
             continue
         plan.remove_result(result)
         m = messages[result.message_index]
@@ -222,6 +270,7 @@ def move_results(messages: list[Message], call_ids: Collection[Any]) -> list[Mes
 def rename_duplicates(messages: list[Message], call_ids: Collection[Any]) -> list[Message]:
     """Give every call after the first with one of these ids a new unique id, and the result
     that answers it the same new id."""
+    call_ids = _lookup(call_ids)
     links = link_tools(messages)
     used = {c.call_id for c in links.calls} | {r.call_id for r in links.results}
     seen: dict[tuple[bool, str], int] = {}
@@ -277,6 +326,7 @@ def _renamed(m: Message, edits: list[tuple[CallRef | ResultRef, str]]) -> Messag
 def repair_arguments(messages: list[Message], call_ids: Collection[Any]) -> list[Message]:
     """Turn the invalid tool calls with these ids into calls: arguments completed when the
     JSON was only cut off, else an empty object."""
+    call_ids = _lookup(call_ids)
     out = []
     for m in messages:
         if m.invalid_tool_calls and any(c.id in call_ids for c in m.invalid_tool_calls):

@@ -20,6 +20,7 @@ the result that follows it, which is what a reader of the history expects.
 from __future__ import annotations
 
 import gc
+from collections import deque
 from collections.abc import Sequence
 
 from .blocks import ServerToolCallBlock, ServerToolResultBlock, ToolCallBlock, ToolResultBlock
@@ -62,7 +63,8 @@ def _link(messages: Sequence[Message]) -> ToolLinks:
     # later unanswered ones queued behind it (only repeated ids ever have a queue).
     seen: tuple[set[str], set[str]] = (set(), set())
     waiting: tuple[dict[str, int], dict[str, int]] = ({}, {})
-    queued: tuple[dict[str, list[int]], dict[str, list[int]]] = ({}, {})
+    # (deques: a result takes the front, and an id may be repeated by thousands of calls)
+    queued: tuple[dict[str, deque[int]], dict[str, deque[int]]] = ({}, {})
     duplicates: dict[str, None] = {}
     pending: list[int] = []  # results seen before any call with their id
     reported: dict[int, str] = {}  # server calls carrying the status the provider gave them
@@ -81,7 +83,7 @@ def _link(messages: Sequence[Message]) -> ToolLinks:
             repeated.add(i)
             duplicates[cid] = None
             if cid in waiting[server]:
-                queued[server].setdefault(cid, []).append(i)
+                queued[server].setdefault(cid, deque()).append(i)
                 return
         else:
             if row[6]:
@@ -105,7 +107,7 @@ def _link(messages: Sequence[Message]) -> ToolLinks:
         call_result[i] = j
         queue = queued[server].get(cid)
         if queue:
-            waiting[server][cid] = queue.pop(0)
+            waiting[server][cid] = queue.popleft()
 
     client_seen, client_waiting, client_queued = seen[False], waiting[False], queued[False]
     for mi, m in enumerate(messages):
@@ -171,7 +173,7 @@ def _link(messages: Sequence[Message]) -> ToolLinks:
             result_call[j] = i
             queue = queued[server].get(cid)  # type: ignore[arg-type]
             if queue:
-                waiting[server][cid] = queue.pop(0)  # type: ignore[index]
+                waiting[server][cid] = queue.popleft()  # type: ignore[index]
 
     # Server calls with no result of their own that the provider says ran
     for i, status in reported.items():

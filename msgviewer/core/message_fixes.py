@@ -7,7 +7,7 @@ import dataclasses
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from .blocks import Block
+from .blocks import Block, TextBlock
 from .message import Message
 
 START_PLACEHOLDER = "[start of conversation]"
@@ -61,16 +61,55 @@ def merge_message(a: Message, b: Message) -> Message:
     )
 
 
+def merge_run(run: Sequence[Message]) -> Message:
+    """``merge_message`` folded over ``run`` (its first message first), in one pass: merging
+    one at a time copies the growing content again for each message of the run."""
+    first = run[0]
+    if len(run) == 1:
+        return first
+    texts: list[str] | None = [first.content] if type(first.content) is str else None  # type: ignore[list-item]
+    blocks: list[Block] = [] if texts is not None else list(first.content)
+    usage = first.usage
+    tool_calls = list(first.tool_calls)
+    invalid = list(first.invalid_tool_calls)
+    artifacts = list(first.artifacts)
+    for m in run[1:]:
+        content = m.content
+        if texts is not None and type(content) is str:
+            texts.append(content)
+        else:
+            if texts is not None:  # the text so far becomes blocks, as ``Message.blocks`` does
+                joined = "\n".join(t for t in texts if t)
+                blocks = [TextBlock(joined)] if joined else []
+                texts = None
+            blocks.extend(m.blocks)
+        if usage is not None and m.usage is not None:
+            usage = usage + m.usage
+        else:
+            usage = usage or m.usage
+        tool_calls.extend(m.tool_calls)
+        invalid.extend(m.invalid_tool_calls)
+        artifacts.extend(m.artifacts)
+    return dataclasses.replace(
+        first,
+        content="\n".join(t for t in texts if t) if texts is not None else tuple(blocks),
+        tool_calls=tuple(tool_calls),
+        invalid_tool_calls=tuple(invalid),
+        usage=usage,
+        artifacts=tuple(artifacts),
+    )
+
+
 def merge_into_previous(messages: list[Message], targets: Collection[Any]) -> list[Message]:
     """Merge each of these messages into the message before it when both have its role."""
     where = find_messages(messages, targets)
-    out: list[Message] = []
+    runs: list[list[Message]] = []
     for i, m in enumerate(messages):
-        if i in where and out and out[-1].role == m.role and m.role in ("user", "assistant"):
-            out[-1] = merge_message(out[-1], m)
+        if i in where and runs and runs[-1][0].role == m.role and m.role in ("user", "assistant"):
+            runs[-1].append(m)
         else:
-            out.append(m)
-    return out
+            runs.append([m])
+    return [merge_run(run) for run in runs]
 
 
 def start_with_user(messages: list[Message], targets: Collection[Any]) -> list[Message]:

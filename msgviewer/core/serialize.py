@@ -14,7 +14,7 @@ from typing import Any
 
 from . import _fastdecode
 from .blocks import BLOCK_TYPES, Block, CitationBlock, ToolResultBlock
-from .errors import FormatError, UnsupportedVersionError
+from .errors import FormatError, UnsupportedVersionError, number_text
 from .message import ROLE_ALIASES, ROLES, InvalidToolCall, Message, ToolCall
 from .usage import Usage
 
@@ -174,6 +174,8 @@ _TYPE_NAMES: dict[type, str] = {
 
 
 def _json_type(value: Any) -> str:
+    if type(value) in (int, float):
+        return number_text(value, "an integer")  # "must be an integer, not 1.5"
     return _TYPE_NAMES.get(type(value), type(value).__name__)
 
 

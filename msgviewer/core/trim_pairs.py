@@ -15,23 +15,19 @@ _NO_IDS: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 def _tool_ids(message: Message) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Ids of the tool calls a message makes and of the calls it answers, in either shape."""
     content = message.content
-    role = message.role
-    calls: tuple = ()
-    results: tuple = ()
-    if message.tool_calls:
-        calls = tuple(c.id for c in message.tool_calls)
-    if message.invalid_tool_calls:  # a provider still expects them answered
-        calls += tuple(c.id for c in message.invalid_tool_calls)
-    if role == "tool":
-        results = (message.tool_call_id,)
+    # Lists, made tuples once: a tuple grown per block is quadratic in a message's blocks
+    # (a user turn holding the results of 40,000 parallel calls).
+    calls = [c.id for c in message.tool_calls]
+    calls += [c.id for c in message.invalid_tool_calls]  # a provider still expects them answered
+    results = [message.tool_call_id] if message.role == "tool" else []
     if type(content) is tuple:
         for block in content:
             kind = type(block)
             if kind is ToolCallBlock:
-                calls += (block.id,)  # type: ignore[union-attr]
+                calls.append(block.id)  # type: ignore[union-attr]
             elif kind is ToolResultBlock:
-                results += (block.tool_call_id,)  # type: ignore[union-attr]
-    return (calls, results) if calls or results else _NO_IDS
+                results.append(block.tool_call_id)  # type: ignore[union-attr]
+    return (tuple(calls), tuple(results)) if calls or results else _NO_IDS
 
 
 class ToolPairs:

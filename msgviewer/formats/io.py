@@ -8,16 +8,15 @@ import json
 import mmap
 import os
 import re
-import stat
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, BinaryIO
 
 import orjson
 
 from ..core.errors import FormatError
+from .reading import as_utf8, read_path, read_stdin, read_stream
 from .safe_write import write_file as atomic_write  # noqa: F401  (its old place)
 
 
@@ -49,13 +48,16 @@ class Parsed:
 
 
 def read_bytes(source: str | os.PathLike[str] | BinaryIO) -> tuple[bytes, str]:
-    """The bytes of a path (``-`` is standard input) or binary file, and a name for errors."""
+    """The bytes of a path (``-`` is standard input) or binary file, and a name for errors.
+
+    A regular file is read whole; any other input (a pipe, a device, standard input) up to a
+    bound, past which it is a ``FormatError`` (see ``formats.reading``)."""
     if isinstance(source, (str, os.PathLike)):
         name = os.fspath(source)
         if name == "-":
-            return sys.stdin.buffer.read(), "<stdin>"
+            return read_stdin(), "<stdin>"
         try:
-            return Path(name).read_bytes(), name
+            return read_path(name), name
         except FileNotFoundError:
             raise FormatError("no such file", file=name) from None
         except IsADirectoryError:
@@ -64,33 +66,21 @@ def read_bytes(source: str | os.PathLike[str] | BinaryIO) -> tuple[bytes, str]:
             raise FormatError("permission denied", file=name) from None
         except OSError as exc:
             raise FormatError(exc.strerror or str(exc), file=name) from None
-    data = source.read()
-    if isinstance(data, str):
-        data = data.encode("utf-8", "surrogatepass")
-    return data, getattr(source, "name", None) or "<input>"
+    name = getattr(source, "name", None) or "<input>"
+    return read_stream(source, str(name)), name
 
-
-# Files at least this large are mapped, not read: parsed in place, never copied.
-_MAP_AT_LEAST = 1 << 20
 
 Buffer = bytes | mmap.mmap
-"""File contents: bytes, or a read-only memory map of a large file (both have ``find``)."""
+"""File contents: bytes, or a read-only memory map (both have ``find``; the parser takes
+either, though msgviewer maps no file itself)."""
 
 
 def read_buffer(source: str | os.PathLike[str] | BinaryIO) -> tuple[Buffer, str]:
-    """Like ``read_bytes``, but a regular file of 1 MiB or more comes back memory-mapped.
+    """``read_bytes``: kept under this name, which once memory-mapped a large file.
 
-    Reading 100 MB into bytes costs a tenth of parsing them (page faults on a fresh copy);
-    the parser reads a map in place. The map is released with the last reference to it.
-    """
-    if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-":
-        try:
-            with open(source, "rb") as fh:
-                info = os.fstat(fh.fileno())
-                if stat.S_ISREG(info.st_mode) and info.st_size >= _MAP_AT_LEAST:
-                    return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ), os.fspath(source)
-        except (OSError, ValueError):
-            pass  # read_bytes says precisely what is wrong, or reads what cannot be mapped
+    A map is parsed in place, but a file truncated meanwhile kills the process with SIGBUS;
+    reading it costs a few hundredths of a second on 175 MB (``bench/load.py`` holds the
+    load time against the parse alone)."""
     return read_bytes(source)
 
 
@@ -238,6 +228,7 @@ def parse(data: Buffer | str, file: str | None = None) -> Parsed:
         # Lone surrogates (text decoded with "surrogateescape"...) become bytes that are not
         # UTF-8, which the parser then refuses with a line and column.
         data = data.encode("utf-8", "surrogatepass")
+    data = as_utf8(data, file)  # (UTF-16 or UTF-32 with a byte-order mark)
     if data[:3] == b"\xef\xbb\xbf":
         data = data[3:]  # (a copy of a map too: rare enough)
     if _is_blank(data):

@@ -16,6 +16,7 @@ import orjson
 from ..core.errors import FormatError
 from .base import Context, Conversation, Format
 from .io import Parsed, has_long_numbers, iter_jsonl, parse, read_buffer, read_bytes
+from .reading import as_utf8
 
 _REGISTRY: dict[str, Format] = {}
 _LAZY: dict[str, Callable[[], Format]] = {}
@@ -348,6 +349,7 @@ _NATIVE_START = re.compile(rb'\s*\{\s*"format"\s*:')
 
 
 def _loads(data: Any, format: str | None, file: str | None) -> list[Conversation]:
+    data = as_utf8(data, file)  # (UTF-16 or UTF-32 text with a byte-order mark)
     with _collector_paused():  # the parse makes as many objects as the build: pause for both
         binary = _read_binary(data, format, file)
         if binary is not None:
@@ -370,6 +372,7 @@ def load(
     if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-":
         _fits(os.fspath(source))
     data, name = read_buffer(source)
+    data = as_utf8(data, name)  # (UTF-16 or UTF-32 text with a byte-order mark)
     with _collector_paused():  # the parse makes as many objects as the build: pause for both
         binary = _read_binary(data, format, name)
         if binary is not None:
@@ -400,6 +403,7 @@ def iter_load(
     """Conversations of a file one at a time: a JSONL file of many conversations is parsed
     line by line as they are asked for, never all up front."""
     data, name = read_bytes(source)
+    data = as_utf8(data, name)
     stripped = data.lstrip()
     first_nl = stripped.find(b"\n")
     if first_nl == -1 or not stripped[:first_nl].strip().startswith(b"{"):

@@ -22,12 +22,14 @@ def run(
     format: str | None = None,
     browse: Sequence[str] | None = None,
     prices: str | None = None,
+    images: bool = True,
 ) -> int:
     """Open ``files`` (the bundled sample if none) in the app, or with ``browse`` the session
     browser on those folders; the exit code when it closes.
 
-    ``prices``: a TOML file of price overrides (else ``MSGVIEWER_PRICES``'s), read before the
-    app opens so a bad one is a one-line error.
+    ``images``: draw image blocks in the detail pane. ``prices``: a TOML file of price
+    overrides (else ``MSGVIEWER_PRICES``'s), read before the app opens so a bad one is a
+    one-line error.
 
     0 normally; 1 when the file could not be read (the app showed why).
     """
@@ -39,7 +41,9 @@ def run(
     # Saves run in a worker thread, which cannot set signal handlers: SIGTERM or SIGHUP during
     # one removes its temporary file before the process ends.
     clean_up_on_signals()
-    app = MsgViewerApp(list(files), follow=follow, format=format, browse=browse, prices=overrides)
+    app = MsgViewerApp(
+        list(files), follow=follow, format=format, browse=browse, prices=overrides, images=images
+    )
     app.run()
     if app.return_code not in (None, 0):
         return app.return_code

@@ -6,12 +6,15 @@ the screen and its widgets.
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections.abc import Iterable, Sequence
 from functools import partial
 from typing import Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.content import Content
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
@@ -40,13 +43,18 @@ class MsgViewerApp(App[int]):
         browse: Sequence[str] | None = None,
         prices: dict[str, Any] | None = None,
         compare: tuple[tuple[str, str], dict[str, bool]] | None = None,
+        live: bool = False,
+        images: bool = True,
     ) -> None:
         """Open ``paths`` (the bundled sample if none), or already-loaded ``conversations``;
         with ``browse``, the list of sessions under those folders (the standard places if
         empty) instead; ``compare`` (names, diff options): open on the diff of the first two
         conversations.
 
-        ``prices``: price overrides for the cost figures (see ``formats.prices``).
+        ``prices``: price overrides for the cost figures (see ``formats.prices``). ``live``:
+        the conversations are a program's objects (``msgviewer.view``): quitting hands the
+        edits back instead of asking to save them. ``images``: draw image blocks in the
+        detail pane.
         """
         super().__init__()
         self.browse = None if browse is None else list(browse)
@@ -56,6 +64,16 @@ class MsgViewerApp(App[int]):
         self.format = format
         self.conversations = conversations
         self.prices = prices
+        self.live = live
+        self.images = images
+        """Draw image blocks in the detail pane (``--no-images``, or the palette, turn it off)."""
+        if images:
+            from .widgets.picture import prepare
+
+            # now, before Textual has the terminal: textual-image asks it about itself
+            self.images = prepare()
+        self.session: Session | None = None
+        """The session the app opened on (its conversations carry the edits)."""
 
     def get_default_screen(self) -> Screen:
         from .screens.main import MainScreen
@@ -68,6 +86,7 @@ class MsgViewerApp(App[int]):
         if self.conversations is not None:
             session = Session.from_conversations(self.conversations)
             session.prices = self.prices
+            self.session = session
         return MainScreen(
             self.paths, format=self.format, follow=self.follow, session=session, prices=self.prices
         )
@@ -83,6 +102,40 @@ class MsgViewerApp(App[int]):
         main = self.main_screen
         b = main.session.convs[1].messages
         show_diff(main, 0, b, names, options, conv_b=1)
+
+    def format_title(self, title: str, sub_title: str) -> Content:
+        """``title — sub title``, the space before the dash kept with the title: a piece of
+        text that starts with a space loses it in some SVG renderers ("msgviewer—")."""
+        if not sub_title:
+            return Content(title)
+        return Content.assemble(title + " ", Content("— " + sub_title).stylize("dim"))
+
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        """Save an SVG of the screen beside the first file opened (else in the working
+        directory) and say where; Textual's default, ~/Downloads, may not exist."""
+        directory = path or self.screenshot_directory()
+        try:
+            saved = self.save_screenshot(filename, directory, time_format)
+        except OSError as exc:
+            self.notify(
+                f"Could not save the screenshot in {directory}: {exc.strerror or exc}",
+                title="Screenshot",
+                severity="error",
+            )
+            return None
+        self.notify(f"Saved screenshot to {saved}", title="Screenshot")
+        return None
+
+    def screenshot_directory(self) -> str:
+        """Where a screenshot goes: the first opened file's folder if it can be written to,
+        else the working directory."""
+        if self.paths:
+            folder = os.path.dirname(os.path.abspath(self.paths[0]))
+            if os.path.isdir(folder) and os.access(folder, os.W_OK):
+                return folder
+        return os.getcwd()
 
     @property
     def main_screen(self):  # type: ignore[no-untyped-def]
@@ -114,6 +167,9 @@ class MsgViewerApp(App[int]):
         try:
             main = self.main_screen
         except StopIteration:
+            self.exit()
+            return
+        if self.live:  # the edits go back to the program that opened the app
             self.exit()
             return
         main.confirm_quit()
@@ -152,10 +208,26 @@ class MsgViewerApp(App[int]):
             "Diff the conversation in view (edits included) against a file",
             partial(compare_with_file, main),
         )
+        yield SystemCommand(
+            "Images: " + ("hide" if self.images else "draw"),
+            "Draw image blocks in the detail pane, or show only their facts",
+            self.action_toggle_images,
+        )
         for name, flt in PRESETS.items():
             yield SystemCommand(
                 f"Filter: {name}", "Show only these in the tree", partial(main.apply_filter, flt)
             )
+
+    def action_toggle_images(self) -> None:
+        """Draw image blocks in the detail pane, or show only their facts."""
+        from .widgets.picture import prepare
+
+        # (turned on while running: textual-image may ask the terminal now; it was asked at
+        # start unless started with --no-images)
+        self.images = not self.images and prepare()
+        with contextlib.suppress(StopIteration):  # (no working screen: the setting alone)
+            self.main_screen.detail.refresh_content()
+        self.notify("Images drawn" if self.images else "Images not drawn", timeout=2)
 
     def _run_on(self, target, action: str) -> None:  # type: ignore[no-untyped-def]
         self.call_later(target.run_action, action)

@@ -18,11 +18,12 @@ from msgviewer.core import (
     ToolCall,
     ToolCallBlock,
     ToolResultBlock,
+    Usage,
 )
 from msgviewer.core.fixes import PLACEHOLDER
 from msgviewer.core.links import link_tools
 from msgviewer.core.lint import Fix, Problem, fix_all, lint
-from msgviewer.core.message_fixes import START_PLACEHOLDER
+from msgviewer.core.message_fixes import START_PLACEHOLDER, merge_into_previous, merge_message
 from msgviewer.core.repair_json import repair_json
 
 
@@ -409,6 +410,36 @@ def test_consecutive_same_role_messages_merge() -> None:
     assert (problem.severity, problem.index) == ("warning", 1)
     fixed = fix_one(messages, "role-alternation", "anthropic")
     assert fixed[0] == Message.user("first\nsecond") and len(fixed) == 3
+
+
+def test_a_run_of_merges_is_the_merges_one_after_another() -> None:
+    # Merged as a run in one pass: the same message as merging each into the one before.
+    messages = [
+        Message.user("a", id="u1", metadata={"k": 1}),
+        Message.user(""),
+        Message.user("b"),
+        Message.user((ToolResultBlock("c1", "r1"),)),
+        Message.user("c"),
+        Message.user((TextBlock("d"),)),
+    ]
+    one_by_one = messages[0]
+    for m in messages[1:]:
+        one_by_one = merge_message(one_by_one, m)
+    assert merge_into_previous(messages, messages[1:]) == [one_by_one]
+    assert one_by_one.content == (
+        TextBlock("a\nb"),
+        ToolResultBlock("c1", "r1"),
+        TextBlock("c"),
+        TextBlock("d"),
+    )
+    replies = [
+        Message.assistant("x", tool_calls=[call("t1")], usage=Usage(3, 1)),
+        Message.assistant("", tool_calls=[call("t2")]),
+        Message.assistant("y", usage=Usage(5, 2), artifacts=({"a": 1},)),
+    ]
+    [merged] = merge_into_previous(replies, replies[1:])
+    assert merged == merge_message(merge_message(replies[0], replies[1]), replies[2])
+    assert merged.usage == Usage(8, 3) and [c.id for c in merged.tool_calls] == ["t1", "t2"]
 
 
 def test_gemini_function_call_turn_must_follow_a_user_turn() -> None:

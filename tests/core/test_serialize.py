@@ -328,7 +328,7 @@ BAD = [
     (["invalid_tool_calls", 0, "extra"], 1, ".invalid_tool_calls[0].extra", "object"),
     (["usage"], [], ".usage", "usage must be an object"),
     (["usage", "input_tokens"], "5", ".usage.input_tokens", "must be an integer, not a string"),
-    (["usage", "output_tokens"], 2.5, ".usage.output_tokens", "not a number"),
+    (["usage", "output_tokens"], 2.5, ".usage.output_tokens", "must be an integer, not 2.5"),
     (["usage", "output_tokens"], True, ".usage.output_tokens", "not a boolean"),
     (["usage", "cost"], 1, ".usage.cost", "unknown usage field 'cost'"),
     (["usage", "extra"], "x", ".usage.extra", "object"),

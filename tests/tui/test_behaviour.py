@@ -250,7 +250,7 @@ async def test_copy_puts_the_selected_node_on_the_clipboard() -> None:
     app = make_app(DEMO)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("j", "j", "l", "j", "j", "j")  # message 2's read_file call
+        await pilot.press("j", "j", "j", "j", "j")  # message 2 (open), its read_file call
         await pilot.press("c")
         assert app.clipboard == '{\n  "path": "src/export/csv.py"\n}'
         await pilot.press("y")

@@ -122,7 +122,8 @@ async def test_tool_call_arguments_as_json(demo: Path) -> None:
     app = make_app(demo)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("j", "j", "l", "j", "j", "j")  # message 2, call 0 (read_file)
+        # message 2 (open: its calls hold their results), then reasoning, text, call 0
+        await pilot.press("j", "j", "j", "j", "j")
         assert app.main_screen.tree.current_row[:4] == (CALL, 0, 2, 0)
         await pilot.press("e")
         await _type_over(app, '["not", "an object"]')
@@ -222,6 +223,8 @@ async def test_restructure_role_insert_duplicate_move(demo: Path) -> None:
 async def test_undo_redo_across_several_edits(demo: Path) -> None:
     app = make_app(demo)
     async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("o")  # file order: one row per message
         await settle(pilot)
         states = [_messages(app)]
         for key in ("D", "D", "j", "d"):
@@ -387,7 +390,7 @@ async def test_export_with_a_lossy_warning(demo: Path, tmp_path: Path) -> None:
         await pilot.pause()
         assert dialog.query_one("#path").value.endswith("run.openai-chat.json")
         dialog.query_one("#path").value = str(target)
-        await pilot.press("enter", "enter")  # choose the format, then write
+        await pilot.press("enter")  # enter on the format writes
         await settle(pilot)
         question = app.screen
         assert isinstance(question, ConfirmScreen)
@@ -414,7 +417,7 @@ async def test_export_cancelled_at_the_lossy_warning_writes_nothing(
         names = [f.name for f in dialog.formats]
         dialog.query_one("#formats").highlighted = names.index("openai-chat")
         dialog.query_one("#path").value = str(target)
-        await pilot.press("enter", "enter")
+        await pilot.press("enter")  # enter on the format writes
         await settle(pilot)
         await pilot.press("c")
         await settle(pilot)
@@ -484,7 +487,7 @@ async def test_save_as_another_format(demo: Path, tmp_path: Path) -> None:
         assert "markdown" not in names  # save as: formats that can be opened again
         dialog.query_one("#formats").highlighted = names.index("anthropic")
         dialog.query_one("#path").value = str(target)
-        await pilot.press("enter", "enter")
+        await pilot.press("enter")  # enter on the format writes
         await settle(pilot)
         if isinstance(app.screen, ConfirmScreen):  # whatever anthropic cannot carry
             await pilot.press("w")

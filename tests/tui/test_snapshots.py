@@ -39,18 +39,24 @@ def test_opening_view(snap_compare, name: str) -> None:
 # Demo keys: j moves down, l opens. Message 2 is the assistant turn with signed reasoning, a
 # text block and two parallel tool calls; message 1 the user request with a screenshot.
 DEMO_VIEWS = {
-    "expanded_assistant_with_tool_calls": ["j", "j", "l"],
-    "detail_reasoning_block": ["j", "j", "l", "j"],
-    "detail_text_block": ["j", "j", "l", "j", "j"],
-    "detail_tool_call_json": ["j", "j", "l", "j", "j", "j"],
-    "detail_image_block": ["j", "l", "j", "j"],
-    "detail_source_view": ["j", "j", "s"],
-    "call_result_pair_highlighted": ["j", "j", "l", "j", "j", "j", "t"],
+    # The demo opens with results under their calls (message 2 open on its two calls, each
+    # with its result); "o" first: these views read the file in order.
+    "expanded_assistant_with_tool_calls": ["o", "j", "j", "l"],
+    "detail_reasoning_block": ["o", "j", "j", "l", "j"],
+    "detail_text_block": ["o", "j", "j", "l", "j", "j"],
+    "detail_tool_call_json": ["o", "j", "j", "l", "j", "j", "j"],
+    "detail_image_block": ["o", "j", "l", "j", "j"],
+    "detail_source_view": ["o", "j", "j", "s"],
+    "call_result_pair_highlighted": ["o", "j", "j", "l", "j", "j", "j", "t"],
     "usage_view": ["u"],
-    "search_results": ["slash", *"run_tests", "enter", "n"],
+    "search_results": ["o", "slash", *"run_tests", "enter", "n"],
     "problems_panel": ["p"],
-    "filter_tool_calls": ["f", "down", "down", "down", "down", "down", "down", "space", "enter"],
+    "filter_tool_calls": ["o", "f", *["down"] * 6, "space", "enter"],
     "help_screen": ["question_mark"],
+    # Results under their calls: the cursor on a call (its result, beneath, paired), and a
+    # search landing in a tool's output under its call.
+    "nested_call_with_its_result": ["j", "j", "j", "j", "j", "j", "j"],
+    "nested_search_in_a_result": ["slash", *"short test summary", "enter"],
 }
 
 
@@ -58,6 +64,11 @@ DEMO_VIEWS = {
 def test_demo_view(snap_compare, view: str) -> None:
     app = make_app(DEMO)
     assert snap_compare(app, press=DEMO_VIEWS[view], terminal_size=SIZE, run_before=settle)
+
+
+def test_two_files(snap_compare) -> None:
+    app = make_app(SAMPLES / "openai-chat-agent.json", SAMPLES / "inspect-eval.json")
+    assert snap_compare(app, terminal_size=SIZE, run_before=settle)
 
 
 def test_load_error(snap_compare, monkeypatch: pytest.MonkeyPatch) -> None:

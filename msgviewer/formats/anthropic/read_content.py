@@ -29,6 +29,7 @@ from ...core.blocks import (
 from ...core.message import ToolCall
 from ...core.usage import Usage
 from ..base import Context
+from ..shared.json_checks import json_type
 from ..shared.provider import place_tool_calls
 
 ORIGIN = {"format": "anthropic"}
@@ -348,7 +349,8 @@ def read_usage(u: Any, reader: AnthropicReader, path: str) -> Usage:
         if v is None:
             return 0
         if not _is_int(v):
-            raise reader.error(f"usage {key!r} must be an integer", f"{path}.{key}")
+            what = f"usage {key!r} must be an integer, not {json_type(v)}"
+            raise reader.error(what, f"{path}.{key}")
         return v
 
     write = count("cache_creation_input_tokens")

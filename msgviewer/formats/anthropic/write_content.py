@@ -268,12 +268,19 @@ def merge_turns(turns: list[tuple[str, Any]]) -> list[dict[str, Any]]:
     """Wire messages from (role, content) turns: consecutive same-role turns become one, and
     in a user turn the tool results come first."""
     out: list[dict[str, Any]] = []
+    merged = False  # the last turn's content is a list made here: extend it in place (a new
+    # list per merged turn was quadratic in the tool results of one turn)
     for role, content in turns:
         if out and out[-1]["role"] == role:
             prev = out[-1]
-            prev["content"] = _as_blocks(prev["content"]) + _as_blocks(content)
+            if merged:
+                prev["content"].extend(_as_blocks(content))
+            else:
+                prev["content"] = _as_blocks(prev["content"]) + _as_blocks(content)
+                merged = True
         else:
             out.append({"role": role, "content": content})
+            merged = False
     for msg in out:
         content = msg["content"]
         if msg["role"] == "user" and isinstance(content, list):

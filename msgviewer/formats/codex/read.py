@@ -138,7 +138,7 @@ def _token_count(payload: dict[str, Any], reader: ItemReader, ctx: Context, seen
     for key in USAGE_KEYS:
         v = last.get(key, 0)
         if not isinstance(v, int) or isinstance(v, bool):
-            raise ctx.error(f"{key} must be a number, not {json_type(v)}", f"{path}.{key}")
+            raise ctx.error(f"{key} must be an integer, not {json_type(v)}", f"{path}.{key}")
     usage = Usage(
         input_tokens=last.get("input_tokens", 0),
         output_tokens=last.get("output_tokens", 0),

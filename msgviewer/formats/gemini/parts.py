@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from typing import Any
 
 from ...core.blocks import (
@@ -30,6 +31,7 @@ from ...core.blocks import (
 from ...core.message import ToolCall
 from ...core.usage import Usage
 from ..base import Context
+from ..shared.json_checks import json_type
 from ..shared.provider import CONTENT_INDEX, SYNTHETIC_ID, Losses
 
 ORIGIN = {"format": "gemini"}
@@ -48,6 +50,7 @@ META_KEYS = frozenset(
 )
 
 
+@lru_cache(maxsize=512)  # a few dozen field names, asked for several times per part
 def snake(name: str) -> str:
     """``inlineData`` -> ``inline_data``."""
     return re.sub(r"([A-Z])", r"_\1", name).lower()
@@ -223,7 +226,7 @@ def read_usage(u: Any, ctx: Context, path: str) -> Usage:
         if v is None:
             return 0
         if not isinstance(v, int) or isinstance(v, bool):
-            raise ctx.error(f"{key} must be an integer", f"{path}.{key}")
+            raise ctx.error(f"{key} must be an integer, not {json_type(v)}", f"{path}.{key}")
         return v
 
     prompt = count("promptTokenCount") + count("toolUsePromptTokenCount")

@@ -8,6 +8,7 @@ from typing import Any
 
 from ...core.blocks import Block, ToolCallBlock
 from ...core.message import Message, ToolCall
+from ...core.pending import PendingCalls
 from ..base import Context, Conversation
 from ..shared.provider import (
     SYNTHETIC_ID,
@@ -29,7 +30,7 @@ class _Reader:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.parts = PartReader(ctx)
-        self.pending: list[tuple[str, str, bool]] = []  # calls of the last model turn
+        self.pending = PendingCalls()  # calls of the last model turn
 
     def content(self, c: Any, i: int, path: str) -> list[Message]:
         """One content -> its messages (a user content may hold tool results and text)."""
@@ -67,7 +68,7 @@ class _Reader:
     def _model(self, read: list[Any], i: int, meta: dict[str, Any]) -> Message:
         blocks: list[Block] = []
         calls: list[tuple[int, ToolCall]] = []
-        self.pending = []
+        self.pending = PendingCalls()
         for k, item in enumerate(read):
             if isinstance(item, ToolCall):
                 if item.id is None:
@@ -78,7 +79,7 @@ class _Reader:
                         extra={**item.extra, SYNTHETIC_ID: True},
                     )
                 calls.append((k, item))
-                self.pending.append((item.id, item.name, bool(item.extra.get(SYNTHETIC_ID))))
+                self.pending.add(item.id, item.name)
             elif isinstance(item, dict):
                 raise self.ctx.error(
                     "a model turn cannot hold a functionResponse", f"$.contents[{i}]"
@@ -99,13 +100,10 @@ class _Reader:
         text, is_error = response_content(response)
         out_meta = dict(meta)
         if isinstance(call_id, str):
-            self.pending = [p for p in self.pending if p[0] != call_id]
+            self.pending.drop_id(call_id)
         else:
-            match = next((p for p in self.pending if p[1] == name), None) or next(
-                iter(self.pending), None
-            )
+            match = self.pending.take_named(name) or self.pending.take_first()
             if match is not None:
-                self.pending.remove(match)
                 call_id = match[0]
             else:
                 call_id = f"call_{i}_r{k}"

@@ -264,9 +264,12 @@ def _merge(turns: list[tuple[Any, list[dict[str, Any]], dict[str, Any]]]) -> lis
         out.append(content)
     for content in out:
         parts = content["parts"]
-        responses = [p for p in parts if pick(p, "functionResponse")[0] is not None]
-        if responses and len(responses) != len(parts):
-            content["parts"] = responses + [p for p in parts if p not in responses]
+        responses = []
+        others = []
+        for p in parts:
+            (responses if pick(p, "functionResponse")[0] is not None else others).append(p)
+        if responses and others:
+            content["parts"] = responses + others
     return out
 
 

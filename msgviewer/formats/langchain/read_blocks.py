@@ -122,7 +122,8 @@ class BlockReader:
         for ours, theirs in (("start", "start_index"), ("end", "end_index")):
             value = item.get(theirs)
             if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-                raise self.ctx.error(f"{theirs} must be an integer", f"{path}.{theirs}")
+                what = f"{theirs} must be an integer, not {json_type(value)}"
+                raise self.ctx.error(what, f"{path}.{theirs}")
             if theirs in item:
                 fields[ours] = value
         extra = _rest(item, ("type", "url", "title", "cited_text", "start_index", "end_index"))

@@ -13,6 +13,7 @@ from ...core.message import InvalidToolCall, Message, ToolCall
 from ...core.usage import Usage
 from ..base import Context, Conversation, add_kept, message_where
 from ..io import json_bytes
+from ..shared.placing import insert_each
 from .fields import (
     AI_TYPES,
     CHAT_TYPES,
@@ -282,9 +283,7 @@ def _put_tool_use(message: Message, data: dict[str, Any]) -> None:
         return
     content = data["content"]
     content = [] if content == "" else [content] if type(content) is str else content
-    for index, block in sorted(placed, key=lambda x: x[0]):
-        content.insert(min(index, len(content)), block)
-    data["content"] = content
+    data["content"] = insert_each(content, sorted(placed, key=lambda x: x[0]))
 
 
 def _lc_item(

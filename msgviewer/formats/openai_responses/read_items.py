@@ -284,7 +284,7 @@ def _citation(a: Any, ctx: Context, path: str) -> CitationBlock:
     for key in ("start_index", "end_index"):
         v = a.get(key)
         if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
-            raise ctx.error(f"{key} must be a number", f"{path}.{key}")
+            raise ctx.error(f"{key} must be an integer, not {json_type(v)}", f"{path}.{key}")
     known = ("url", "title", "start_index", "end_index")
     extra = {k: v for k, v in a.items() if k not in known}
     if extra.get("type") == "url_citation":

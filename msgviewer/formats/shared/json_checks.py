@@ -10,6 +10,7 @@ from typing import Any
 
 import orjson
 
+from ...core.errors import number_text
 from ..base import Context
 
 JSON_NAMES: dict[type, str] = {
@@ -24,7 +25,10 @@ JSON_NAMES: dict[type, str] = {
 
 
 def json_type(value: Any) -> str:
-    """How a JSON value's type reads in an error message ("an object", "null"...)."""
+    """How a JSON value's type reads in an error message ("an object", "null"...); a
+    float is quoted ("1.5"): "must be an integer, not a number" would say nothing."""
+    if type(value) in (int, float):
+        return number_text(value, "a number")
     return JSON_NAMES.get(type(value), type(value).__name__)
 
 

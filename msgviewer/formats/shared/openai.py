@@ -79,7 +79,7 @@ def _check_counts(ctx: Context, d: dict[str, Any], path: str) -> None:
         if key.endswith("_tokens") and not (
             v is None or (isinstance(v, int) and not isinstance(v, bool))
         ):
-            raise ctx.error(f"usage {key} must be a number, not {json_type(v)}", f"{path}.{key}")
+            raise ctx.error(f"usage {key} must be an integer, not {json_type(v)}", f"{path}.{key}")
 
 
 def _usage_in(d: Any, ctx: Context, path: str, input_key: str, output_key: str) -> Usage:

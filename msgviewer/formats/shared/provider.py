@@ -15,7 +15,9 @@ from typing import Any
 
 from ...core.blocks import ToolCallBlock, ToolResultBlock
 from ...core.message import Message, ToolCall
+from ...core.pending import PendingCalls
 from ..base import Context
+from .placing import insert_each
 
 CONTENT_INDEX = "content_index"
 """``ToolCall.extra`` key: the call's position among the content blocks on the wire, set only
@@ -74,13 +76,11 @@ def place_tool_calls(
 
 def interleave_calls(blocks: list[Any], calls: list[tuple[ToolCall, Any]]) -> list[Any]:
     """Wire blocks with the wire form of each call put back at its recorded position."""
-    out = list(blocks)
     placed = sorted(
         ((c.extra[CONTENT_INDEX], wire) for c, wire in calls if _has_index(c)),
         key=lambda x: x[0],
     )
-    for index, wire in placed:
-        out.insert(min(index, len(out)), wire)
+    out = insert_each(blocks, placed)
     out.extend(wire for c, wire in calls if not _has_index(c))
     return out
 
@@ -105,7 +105,7 @@ def pair_tool_ids(
     keep only the characters Anthropic accepts (both ends changed alike).
     """
     names: dict[str, str] = {}
-    pending: list[tuple[str, str]] = []
+    pending = PendingCalls()
     out: list[Message] = []
 
     def fix(id_: str | None) -> str | None:
@@ -114,23 +114,20 @@ def pair_tool_ids(
     def answer(id_: str | None, name: str | None) -> str | None:
         if id_ is not None:
             id_ = fix(id_)
-            pending[:] = [p for p in pending if p[0] != id_]
+            pending.drop_id(id_)
             return id_
-        for k, (pid, pname) in enumerate(pending):
-            if name is None or pname == name:
-                del pending[k]
-                return pid
-        return None
+        entry = pending.take_first() if name is None else pending.take_named(name)
+        return None if entry is None else entry[0]
 
     for i, m in enumerate(messages):
         if m.role == "assistant":
-            pending = []
+            pending = PendingCalls()
             calls = []
             for k, c in enumerate(m.tool_calls):
                 c = _with_id(c, fix(c.id) or f"call_{i}_{k}")
                 calls.append(c)
                 names[c.id] = c.name
-                pending.append((c.id, c.name))
+                pending.add(c.id, c.name)
             # Invalid calls are written as calls too (so their results stay linked): they
             # need ids as much as valid ones.
             invalid = []
@@ -139,7 +136,7 @@ def pair_tool_ids(
                 invalid.append(bad)
                 if bad.name is not None:
                     names[bad.id] = bad.name
-                pending.append((bad.id, bad.name or ""))
+                pending.add(bad.id, bad.name or "")
             m = dataclasses.replace(m, tool_calls=tuple(calls), invalid_tool_calls=tuple(invalid))
         elif m.role == "tool":
             # A result that answers no call still gets an id: readers require one.
@@ -154,7 +151,7 @@ def pair_tool_ids(
                 if type(b) is ToolCallBlock:
                     b = _with_id(b, fix(b.id) or f"call_{i}_b{k}")
                     names[b.id] = b.name
-                    pending.append((b.id, b.name))
+                    pending.add(b.id, b.name)
                 elif type(b) is ToolResultBlock:
                     cid = answer(b.tool_call_id, None) or f"result_{i}_{k}"
                     b = _with_id(b, cid, "tool_call_id")

@@ -5,6 +5,7 @@ synthesized ids, observations answering them in order.
 from __future__ import annotations
 
 import json
+from collections import deque
 from typing import Any
 
 from ...core.blocks import UnknownBlock
@@ -71,7 +72,8 @@ class _Turns:
         self.ctx = ctx
         self.path = path
         self.layout = layout
-        self.pending: list[tuple[str, str | None]] = []  # (id, name) of unanswered calls
+        # (id, name) of unanswered calls: a deque, as each result takes the first
+        self.pending: deque[tuple[str | None, str | None]] = deque()
 
     def read(self, turns: list[Any], out: list[Message]) -> None:
         style = None
@@ -97,7 +99,7 @@ class _Turns:
             elif kind == "tool":
                 out.extend(self.results(value, f"{sub}.{content_key}", metadata, turns, t))
             else:
-                self.pending = []
+                self.pending = deque()
                 out.append(
                     Message(kind, self.text(value, f"{sub}.{content_key}"), metadata=metadata)
                 )
@@ -125,7 +127,7 @@ class _Turns:
                 metadata["value_type"] = "object"  # written back as JSON, not as JSON text
             elif invalid or format_calls(calls, list_form=listed) != value:
                 metadata["value"] = value  # its exact text, for an exact round trip
-        self.pending = [(c.id, c.name) for c in [*(calls or ()), *invalid]]
+        self.pending = deque((c.id, c.name) for c in [*(calls or ()), *invalid])
         return Message(
             "assistant",
             "",
@@ -141,11 +143,11 @@ class _Turns:
         if parts is not None:
             out = []
             for k, part in enumerate(parts):
-                call_id, name = self.pending.pop(0)
+                call_id, name = self.pending.popleft()
                 meta = metadata if k == 0 else {"observation_part": k}
                 out.append(Message.tool(part, tool_call_id=call_id, name=name, metadata=meta))
             return out
-        call_id, name = self.pending.pop(0) if self.pending else (None, None)
+        call_id, name = self.pending.popleft() if self.pending else (None, None)
         return [
             Message.tool(self.text(value, path), tool_call_id=call_id, name=name, metadata=metadata)
         ]

@@ -91,7 +91,7 @@ class RowLabels:
     def _conv(self, row: Row) -> list[Piece]:
         data = self.model.session.convs[row[1]]
         conv = data.conversation
-        title = one_line(conv.title, 80) if conv.title else f"Conversation {row[1] + 1}"
+        title = one_line(data.name(row[1]), 100)
         return [
             self._arrow(row),
             (title, "conv"),
@@ -110,7 +110,8 @@ class RowLabels:
             (f"{ROLE_GLYPHS[role]} {role:<10}", f"role-{role}"),
         ]
         if message.name and role != "tool":
-            left.append((one_line(message.name, 30) + " ", "dim"))
+            # "alice:" set apart from the text after it, which may start with any word
+            left.append((one_line(message.name, 30) + ": ", "dim"))
         right: list[Piece] = []
         links = data.links
         if role == "tool":
@@ -300,7 +301,7 @@ class RowLabels:
         call = self.model.message(row[1], row[2]).invalid_tool_calls[row[3]]
         return [
             (self._indent(row), ""),
-            ("  ", ""),
+            self._arrow(row),
             ("⚠ invalid call ", "error"),
             (one_line(f"{call.name or '?'}: {call.args or ''}", SUMMARY_CHARS), "summary"),
         ]

@@ -3,16 +3,19 @@
 ``load_session`` reports its phases through a plain callback and stops early when a flag with
 ``is_set()`` (a ``threading.Event`` will do) is set, so it knows nothing of Textual.
 ``Follower`` re-reads a growing file when it changes, waiting for a half-written last line
-instead of reporting it.
+instead of reporting it. ``in_daemon_thread`` runs a load the caller can walk away from.
 """
 
 from __future__ import annotations
 
 import os
+import stat
+import threading
 import warnings
 from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
+from typing import TypeVar
 
 from ...core.errors import FormatError
 from ...core.safetext import visible
@@ -25,6 +28,7 @@ from .session import CancelFlag, Session
 SAMPLE_NAME = "demo-agent-run.json"
 
 Progress = Callable[[str], None]
+T = TypeVar("T")
 
 
 class Cancelled(Exception):
@@ -51,6 +55,7 @@ def load_session(
     files = list(paths) or [sample_path()]
     conversations: list[Conversation] = []
     documents: list[Document] = []
+    sources: list[tuple[str, tuple[int, int]]] = []
     load_warnings: list[str] = []
     for path in files:
         if cancel is not None and cancel.is_set():
@@ -63,13 +68,14 @@ def load_session(
         # here too, which the app never does while a file loads)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", FormatWarning)
-            if paths and path != "-":
+            if paths and path != "-" and _is_regular(path):
                 # A Document per conversation, sharing the file: what edits and saves go through.
                 say(f"Reading {name}{sized}…")
                 docs = Document.load(path, format=format)
                 convs = [doc.conversation for doc in docs]
             else:
-                # Standard input and the bundled sample have no file of their own to save to.
+                # Standard input, a pipe or device (read once, and only up to a bound) and the
+                # bundled sample have no file of their own to save to.
                 say(f"Reading {name}{sized}…")
                 data, shown = read_bytes(path)
                 say(f"Parsing {name} ({fmt.size(len(data))})…")
@@ -80,10 +86,16 @@ def load_session(
         )
         conversations.extend(convs)
         documents.extend(docs)
+        sources.extend((name, (n + 1, len(convs))) for n in range(len(convs)))
     say("Building the tree…")
     session = Session.from_conversations(
-        conversations, path=files[0] if paths else None, documents=documents
+        conversations,
+        path=files[0] if paths else None,
+        documents=documents,
     )
+    if len(files) > 1:  # several files: each conversation is named by its file
+        for conv, (name, part) in zip(session.convs, sources, strict=True):
+            conv.source, conv.part = name, part
     if format:
         session.format = format
     session.load_warnings = load_warnings
@@ -95,6 +107,41 @@ def _loads_named(data: bytes, format: str | None, name: str) -> list[Conversatio
         return loads(data, format=format)
     except FormatError as exc:
         raise exc.located(file=name) from None
+
+
+def _is_regular(path: str) -> bool:
+    """Whether ``path`` is a regular file (or missing: its error comes from the load)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True
+
+
+def in_daemon_thread(work: Callable[[], T], cancel: CancelFlag, poll: float = 0.05) -> T:
+    """``work()``'s result (or exception), from a daemon thread; ``Cancelled`` as soon as
+    ``cancel`` is set, the thread left behind.
+
+    A load can block for ever where nothing can interrupt it (the open of a FIFO with no
+    writer, a read of a silent pipe). In a daemon thread it never keeps the process alive:
+    the app quits at once and the interpreter does not wait for it at exit."""
+    outcome: list = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, work()))
+        except BaseException as exc:  # handed to the caller's thread
+            outcome.append((False, exc))
+
+    thread = threading.Thread(target=run, name="msgviewer-load", daemon=True)
+    thread.start()
+    while thread.is_alive():
+        if cancel.is_set():
+            raise Cancelled
+        thread.join(poll)
+    ok, value = outcome[0]
+    if not ok:
+        raise value
+    return value
 
 
 def _size(path: str) -> int | None:

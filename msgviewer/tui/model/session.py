@@ -90,6 +90,21 @@ class ConvData:
     """(message, tool call index) -> the sub-agent messages that call started."""
     document: Any = None
     """The ``Document`` edits go through (None until one is made for it)."""
+    source: str | None = None
+    """The name of the file it came from, shown when several files are open (None: one)."""
+    part: tuple[int, int] = (1, 1)
+    """(n, of): which of its file's conversations this is."""
+
+    def name(self, c: int) -> str:
+        """What its tree row and detail pane call it: its file's name and its title when
+        several files are open ("a.json · Fix the export", "run.eval · 2 of 3"), else its
+        title ("Conversation 2" without one). Shown through ``one_line``/``printable``."""
+        title = self.conversation.title
+        if self.source is None:
+            return title or f"Conversation {c + 1}"
+        n, of = self.part
+        rest = title or (f"{n} of {of}" if of > 1 else "")
+        return f"{self.source} · {rest}" if rest else self.source
 
     @property
     def messages(self) -> tuple[Message, ...]:

@@ -9,6 +9,7 @@ and renumbers those after them; finding a message's row is a binary search.
 from __future__ import annotations
 
 import bisect
+from typing import Any
 
 from .rows import (
     BLOCK,
@@ -49,7 +50,12 @@ class TreeModel(TreeNodes):
                 if not self.is_expanded(crow):
                     continue
             depth = 1 if multi else 0
-            if not self.filter.active and not self._expanded and isinstance(conv.top, range):
+            if (
+                not self.filter.active
+                and not self._expanded
+                and isinstance(conv.top, range)
+                and self.nesting(c) is None
+            ):
                 rows.extend(self._plain_rows(c, 0, len(conv.top), depth))  # the common case
             else:
                 rows.extend(self._message_rows(c, conv.top, depth))
@@ -58,6 +64,19 @@ class TreeModel(TreeNodes):
     def set_filter(self, flt: Filter) -> None:
         self.filter = flt
         self.rebuild()
+
+    def set_nested_view(self, nested: bool) -> None:
+        """Show results under their calls (True) or every message in file order."""
+        self.nested_view = nested
+        self.rebuild()
+
+    def refresh_nesting(self) -> bool:
+        """Place results anew where tool links were made since (after a load or an edit);
+        True if the rows changed."""
+        if not self._update_nests() or not self.nested_view:
+            return False
+        self.rebuild()
+        return True
 
     # -- expansion ----------------------------------------------------------------------------
 
@@ -100,7 +119,12 @@ class TreeModel(TreeNodes):
         # Found without looking back over the messages before it (a scan of the file).
         if depth == 0:
             return None
-        if row[0] == MSG and self._parent_message(row[1], row[2]) is None:
+        nest = self.nesting(row[1])
+        if (
+            row[0] == MSG
+            and (nest is None or row[2] not in nest.hidden)
+            and self._parent_message(row[1], row[2]) is None
+        ):
             return self._find_head((CONV, row[1], 0, 0, 0, 0), pos)
         # Inside one message (or one sub-agent run): a scan back over its rows.
         for p in range(pos - 1, -1, -1):
@@ -121,6 +145,10 @@ class TreeModel(TreeNodes):
     def collapse_all(self) -> None:
         """Collapse every message back to one row each."""
         self._expanded = {n for n in self._expanded if n[0] == CONV}
+        for c in range(len(self.session.convs)):
+            nest = self.nesting(c)
+            if nest is not None:  # messages open by default in the view: closed too
+                self._collapsed.update((MSG, c, m, 0) for m in nest.openers)
         self.rebuild()
 
     # -- finding rows -------------------------------------------------------------------------
@@ -150,6 +178,9 @@ class TreeModel(TreeNodes):
             pos = self._find_head(crow, 0)
             if pos is not None and not self.is_expanded(crow):
                 self.expand(pos)
+        nest = self.nesting(conv)
+        if nest is not None and msg in nest.hidden:
+            return self._reveal_result(conv, nest, msg, nest.hidden[msg])
         parent = self._parent_message(conv, msg)
         if parent is not None:
             pm, k = parent
@@ -164,6 +195,18 @@ class TreeModel(TreeNodes):
         row = (MSG, conv, msg, 0, 0, self.message_depth(conv, msg))
         # Rows before a message are at least its earlier siblings: start looking there.
         return self._find_head(row, min(msg, len(self.rows)))
+
+    def _reveal_result(self, conv: int, nest: Any, msg: int, block: int) -> int | None:
+        """Row of a result shown under its call (``block`` -1: the whole message), opening
+        the call; None when the filter hides it."""
+        kind, cm, i = nest.home[(msg, block)]
+        cpos = self.reveal(kind, conv, cm, i)
+        if cpos is None or self.rows[cpos][:4] != (kind, conv, cm, i):
+            return None
+        if not self.is_expanded(self.rows[cpos]):
+            self.expand(cpos)
+        row = (MSG, conv, msg, 0) if block < 0 else (BLOCK, conv, msg, block)
+        return self._find_under((*row, 0, self.rows[cpos][5] + 1), cpos)
 
     def _find_under(self, row: Row, parent: int) -> int | None:
         """Index of ``row`` among the rows under the row at ``parent``; None if not there.
@@ -191,6 +234,14 @@ class TreeModel(TreeNodes):
 
     def reveal(self, kind: int, conv: int, msg: int, idx: int = 0, line: int = 0) -> int | None:
         """Make a node visible and return its row index (the message's, if the node is hidden)."""
+        nest = self.nesting(conv)
+        if nest is not None and kind in (BLOCK, LINE, MORE) and (msg, idx) in nest.home:
+            bpos = self._reveal_result(conv, nest, msg, idx)  # a result block under its call
+            if bpos is None or kind == BLOCK:
+                return bpos
+            return self._reveal_line(bpos, conv, msg, idx, line)
+        if nest is not None and msg in nest.hidden and nest.hidden[msg] >= 0:
+            return self.reveal_message(conv, msg)  # its blocks sit under calls
         mpos = self.reveal_message(conv, msg)
         if mpos is None or kind == MSG:
             return mpos
@@ -204,17 +255,24 @@ class TreeModel(TreeNodes):
             bpos = self._find_under((BLOCK, conv, msg, idx, 0, depth), mpos)
             if bpos is None:
                 return mpos
-            if line >= MAX_LINES:
-                return bpos
-            if not self.is_expanded(self.rows[bpos]):
-                self.expand(bpos)
-            return self._find_under((LINE, conv, msg, idx, line, depth + 1), bpos) or bpos
+            return self._reveal_line(bpos, conv, msg, idx, line)
         found = self._find_under((kind, conv, msg, idx, 0, depth), mpos)
         return mpos if found is None else found
+
+    def _reveal_line(self, bpos: int, conv: int, msg: int, idx: int, line: int) -> int:
+        """Row of line ``line`` of the block at ``bpos`` (the block's if past those shown)."""
+        if line >= MAX_LINES:
+            return bpos
+        if not self.is_expanded(self.rows[bpos]):
+            self.expand(bpos)
+        depth = self.rows[bpos][5] + 1
+        return self._find_under((LINE, conv, msg, idx, line, depth), bpos) or bpos
 
     def messages_changed(self) -> None:
         """Messages were replaced or appended (following a file): rebuild, keeping state."""
         self._masks = None
+        self._nests.clear()
+        self._update_nests()
         self.rebuild()
 
     # -- edits --------------------------------------------------------------------------------
@@ -255,6 +313,11 @@ class TreeModel(TreeNodes):
         self._expanded = moved(self._expanded)
         self._collapsed = moved(self._collapsed)
         data = self.session.convs[conv]
+        if conv in self._nests:  # kept, renumbered, until the edit is linked again
+            self._nests[conv] = self._nests[conv].spliced(start, old_count, new_count)
+        if self.nesting(conv) is not None:
+            self.rebuild()  # results sit under their calls: rows are not in order
+            return
         if data.nested or not isinstance(data.top, range):
             self.rebuild()  # sub-agent runs sit under their calls: rows are not in order
             return

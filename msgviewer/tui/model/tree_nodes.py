@@ -1,8 +1,9 @@
 """The rows under each node of the conversation tree, and its expansion state (headless).
 
 ``TreeNodes`` knows, for any node, whether it can open, whether it is open, and the rows it
-shows when it is (a message's blocks and calls, a block's lines, a call's sub-agent run), with
-the filter applied. ``TreeModel`` builds on it the flat list of visible rows.
+shows when it is (a message's blocks and calls, a block's lines, a call's sub-agent run and, in
+the results-under-calls view, its result), with the filter applied. ``TreeModel`` builds on it
+the flat list of visible rows.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ...core.message import Message
+from .result_nesting import CallKey, ResultNesting, nest_results
 from .rows import (
     ARTIFACT,
     BLOCK,
@@ -43,6 +45,71 @@ class TreeNodes:
         self._masks: list[list[int]] | None = None
         self._parents: dict[int, tuple[Any, dict[int, tuple[int, int]]]] = {}
         self._plain: dict[tuple[int, int], list[Row]] = {}
+        self.nested_view = True
+        """Results under their calls (where a conversation has linked pairs), or file order."""
+        self._nests: dict[int, ResultNesting] = {}
+        self._update_nests()
+
+    # -- results under their calls ----------------------------------------------------------
+
+    def nesting(self, conv: int) -> ResultNesting | None:
+        """Where conversation ``conv``'s results sit in the view; None: in file order.
+
+        Results sit under their calls while calls are shown: a filter hiding the calls (or
+        the assistant messages making them) leaves results in file order.
+        """
+        if not self.nested_view:
+            return None
+        f = self.filter
+        if f.active and ("assistant" not in f.roles or not f.categories & TOOL_CALL):
+            return None
+        nest = self._nests.get(conv)
+        return nest if nest else None
+
+    def nesting_stale(self) -> bool:
+        """Whether a conversation has tool links its nesting was not made from."""
+        nests = self._nests
+        return any(
+            data.links is not None and (c not in nests or nests[c].links is not data.links)
+            for c, data in enumerate(self.session.convs)
+        )
+
+    def _update_nests(self) -> bool:
+        """Nest the results of conversations linked since; True if any result moved."""
+        changed = False
+        for c, data in enumerate(self.session.convs):
+            links = data.links
+            old = self._nests.get(c)
+            if links is None or (old is not None and old.links is links):
+                continue
+            new = nest_results(data.messages, links)
+            if (new or old) and not new.same_places(old):
+                changed = True
+            self._nests[c] = new
+        return changed
+
+    @property
+    def has_nesting(self) -> bool:
+        """Whether any conversation has results to place under calls (an agent run)."""
+        return any(self._nests.values())
+
+    def _result_rows(self, c: int, nest: ResultNesting, key: CallKey, d: int) -> list[Row]:
+        """The rows of the results shown under call ``key``, at depth ``d``."""
+        out: list[Row] = []
+        f = self.filter
+        for kind, rm, b in nest.under.get(key, ()):
+            if kind == MSG:
+                if f.active and not self.message_visible(c, rm):
+                    continue
+            elif f.active and (
+                self.message(c, rm).role not in f.roles or not f.categories & TOOL_RESULT
+            ):
+                continue
+            row = (kind, c, rm, b, 0, d)
+            out.append(row)
+            if self.is_expanded(row) and self.expandable(row):
+                out.extend(self._children(row))
+        return out
 
     # -- structure --------------------------------------------------------------------------
 
@@ -79,15 +146,31 @@ class TreeNodes:
                 or message.artifacts
             )
         if kind == BLOCK:
+            nest = self.nesting(c)
+            if nest is not None and (BLOCK, m, i) in nest.under:
+                return True
             return len(block_lines(self.message(c, m).blocks[i])) > 1
         if kind == CALL:
-            return (m, i) in self.session.convs[c].nested
+            if (m, i) in self.session.convs[c].nested:
+                return True
+            nest = self.nesting(c)
+            return nest is not None and (CALL, m, i) in nest.under
+        if kind == INVALID:  # an invalid call a provider still answered
+            nest = self.nesting(c)
+            return nest is not None and (INVALID, m, i) in nest.under
         return False
 
     def _default_expanded(self, node: Node) -> bool:
         kind, c, m, i = node
         if kind == CONV:
             return c == 0 or not self.multi
+        if kind in (MSG, CALL, INVALID, BLOCK):
+            nest = self.nesting(c)
+            if nest is not None:
+                if kind == MSG:
+                    return m in nest.openers
+                if (kind, m, i) in nest.under:
+                    return True  # a call shows its result
         if kind == BLOCK:
             message = self.message(c, m)
             block = message.blocks[i]
@@ -118,6 +201,9 @@ class TreeNodes:
     def message_depth(self, conv: int, msg: int) -> int:
         """Depth of a message row: sub-agent messages sit two levels under their call's message."""
         base = 1 if self.multi else 0
+        nest = self.nesting(conv)
+        if nest is not None and msg in nest.hidden:  # a result under its call's row
+            return self.message_depth(conv, nest.home[(msg, nest.hidden[msg])][1]) + 2
         parent = self._parent_message(conv, msg)
         return base if parent is None else self.message_depth(conv, parent[0]) + 2
 
@@ -162,12 +248,17 @@ class TreeNodes:
         out: list[Row] = []
         expanded, collapsed = self._expanded, self._collapsed
         filtering = self.filter.active
+        nest = self.nesting(conv)
+        hidden = nest.hidden if nest is not None else {}
+        openers = nest.openers if nest is not None else frozenset()
         for m in msgs:
+            if m in hidden:  # it sits under its call
+                continue
             if filtering and not self.message_visible(conv, m):
                 continue
             out.append((MSG, conv, m, 0, 0, depth))
             node = (MSG, conv, m, 0)
-            if node in expanded and node not in collapsed:
+            if (node in expanded or m in openers) and node not in collapsed:
                 out.extend(self._children((MSG, conv, m, 0, 0, depth)))
         return out
 
@@ -176,11 +267,19 @@ class TreeNodes:
         d = depth + 1
         if kind == CONV:
             return self._message_rows(c, self.session.convs[c].top, d)
+        nest = self.nesting(c)
         if kind == BLOCK:
+            if nest is not None and (BLOCK, m, i) in nest.under:
+                return self._result_rows(c, nest, (BLOCK, m, i), d)
             return self._line_rows(c, m, i, block_lines(self.message(c, m).blocks[i]), d)
         if kind == CALL:
             members = self.session.convs[c].nested.get((m, i), [])
-            return self._message_rows(c, members, d)
+            rows = self._message_rows(c, members, d)
+            if nest is not None and (CALL, m, i) in nest.under:
+                rows += self._result_rows(c, nest, (CALL, m, i), d)
+            return rows
+        if kind == INVALID and nest is not None:
+            return self._result_rows(c, nest, (INVALID, m, i), d)
         if kind != MSG:
             return []
         message = self.message(c, m)
@@ -188,8 +287,9 @@ class TreeNodes:
             return self._line_rows(c, m, 0, split_lines(message.text), d)
         cats = self.filter.categories
         out: list[Row] = []
+        moved = nest.moved.get(m, ()) if nest is not None else ()
         for b, block in enumerate(message.blocks):
-            if not cats & block_category(block, message.role):
+            if not cats & block_category(block, message.role) or b in moved:
                 continue
             brow = (BLOCK, c, m, b, 0, d)
             out.append(brow)
@@ -201,7 +301,11 @@ class TreeNodes:
                 out.append(crow)
                 if self.is_expanded(crow) and self.expandable(crow):
                     out.extend(self._children(crow))
-            out.extend((INVALID, c, m, k, 0, d) for k in range(len(message.invalid_tool_calls)))
+            for k in range(len(message.invalid_tool_calls)):
+                irow = (INVALID, c, m, k, 0, d)
+                out.append(irow)
+                if nest is not None and self.is_expanded(irow) and self.expandable(irow):
+                    out.extend(self._children(irow))
         if cats & TOOL_RESULT:
             out.extend((ARTIFACT, c, m, k, 0, d) for k in range(len(message.artifacts)))
         return out

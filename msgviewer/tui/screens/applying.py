@@ -51,6 +51,8 @@ class ApplyingScreen(SavingScreen):
 
         def _run_search(self, query: str, *, jump: bool) -> None: ...
 
+        def place_results(self) -> None: ...
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "undo":
             return self.session is not None and self.history.can_undo
@@ -109,6 +111,7 @@ class ApplyingScreen(SavingScreen):
         """The analysis worker linked conversation ``c``: keep the links, run who waited."""
         if session is not self.session or not session.store_links(c, messages, links):
             return
+        self.place_results()
         for then in (self._link_waiters or {}).pop(c, []):
             then(links)
 

@@ -153,8 +153,11 @@ class ExportScreen(DismissOnce, ModalScreen[tuple[str, str] | None]):
         self._describe()
 
     @on(OptionList.OptionSelected, "#formats")
-    def _format_chosen(self) -> None:
-        self.query_one("#path", Input).focus()
+    def _format_chosen(self, event: OptionList.OptionSelected) -> None:
+        # enter on a format writes, as the dialog says (the name is there, ready, below)
+        if event.option.id is not None and event.option.id != self.format:
+            self._format_changed(event)  # type: ignore[arg-type]
+        self._answer()
 
     @on(Input.Submitted, "#path")
     def _submitted(self) -> None:

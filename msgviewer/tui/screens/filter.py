@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Label, SelectionList
+from textual.widgets import Button, Label, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from ..model.rows import Filter
@@ -39,8 +39,12 @@ class FilterScreen(DismissOnce, ModalScreen[Filter | None]):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),
         Binding("enter", "apply", "Apply", priority=True),
+        *[
+            Binding(str(i + 1), f"preset({i})", f"Filter: {name}", show=False)
+            for i, name in enumerate(PRESETS)
+        ],
     ]
-    """Enter applies the filter, escape leaves it as it was."""
+    """Enter applies the filter, escape leaves it as it was, 1-4 apply a preset."""
 
     DEFAULT_CSS = """
     FilterScreen {
@@ -51,6 +55,7 @@ class FilterScreen(DismissOnce, ModalScreen[Filter | None]):
         }
         SelectionList { height: auto; max-height: 14; margin-bottom: 1; }
         Label { text-style: bold; }
+        .keys { color: $text-muted; }
         Horizontal { height: auto; }
         Button { margin-right: 1; min-width: 10; }
     }
@@ -64,6 +69,9 @@ class FilterScreen(DismissOnce, ModalScreen[Filter | None]):
         cur = self.current
         with Vertical():
             yield Label("Show messages of these roles, and these kinds of content")
+            yield Static(
+                "space toggles · enter applies · 1-4 a preset · escape cancels", classes="keys"
+            )
             yield SelectionList[str](
                 *[Selection(f"role: {r}", f"role:{r}", r in cur.roles) for r in ROLES],
                 *[
@@ -73,7 +81,7 @@ class FilterScreen(DismissOnce, ModalScreen[Filter | None]):
             )
             with Horizontal():
                 for i, name in enumerate(PRESETS):
-                    yield Button(name, id=f"preset-{i}", compact=True)
+                    yield Button(f"{i + 1} {name}", id=f"preset-{i}", compact=True)
 
     def on_mount(self) -> None:
         self.query_one(SelectionList).focus()
@@ -93,7 +101,9 @@ class FilterScreen(DismissOnce, ModalScreen[Filter | None]):
     def action_cancel(self) -> None:
         self.dismiss(None)
 
+    def action_preset(self, index: int) -> None:
+        self.dismiss(list(PRESETS.values())[index])
+
     @on(Button.Pressed)
     def _preset(self, event: Button.Pressed) -> None:
-        index = int((event.button.id or "preset-0").rsplit("-", 1)[1])
-        self.dismiss(list(PRESETS.values())[index])
+        self.action_preset(int((event.button.id or "preset-0").rsplit("-", 1)[1]))

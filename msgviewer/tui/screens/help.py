@@ -18,16 +18,25 @@ from .once import DismissOnce
 ABOUT = (
     "msgviewer shows LLM conversations: the tree on the left (conversations, messages, content "
     "blocks), the selected node in full on the right. Tool calls show whether they were "
-    "answered; t jumps between a call and its result. Every action is also in the command "
-    "palette (ctrl+p)."
+    "answered; t jumps between a call and its result. A token count with ~ (~84) is an "
+    "estimate (about 4 characters a token): the file reports no usage for that message. Every "
+    "action is also in the command palette (ctrl+p)."
 )
 
 
 class HelpScreen(DismissOnce, ModalScreen[None]):
     """The list of keys; any of escape, q, ? or F1 closes it."""
 
-    BINDINGS = [Binding("escape,q,question_mark,f1", "close", "Close")]
-    """Close the help screen."""
+    BINDINGS = [
+        Binding("escape,q,question_mark,f1", "close", "Close"),
+        Binding("j", "scroll_by(1)", "Scroll down", show=False),
+        Binding("k", "scroll_by(-1)", "Scroll up", show=False),
+        Binding("g", "scroll_to_end(0)", "Top", show=False),
+        Binding("G", "scroll_to_end(1)", "Bottom", show=False),
+        Binding("space", "page(1)", "Page down", show=False),
+        Binding("b", "page(-1)", "Page up", show=False),
+    ]
+    """Close the help screen; scroll it as a pager does."""
 
     DEFAULT_CSS = """
     HelpScreen {
@@ -73,6 +82,23 @@ class HelpScreen(DismissOnce, ModalScreen[None]):
             )
             table.add_row(keys, binding.tooltip or binding.description)
         return table
+
+    @property
+    def _scroll(self) -> VerticalScroll:
+        return self.query_one(VerticalScroll)
+
+    def action_scroll_by(self, lines: int) -> None:
+        self._scroll.scroll_relative(y=lines, animate=False)
+
+    def action_page(self, direction: int) -> None:
+        height = max(1, self._scroll.scrollable_content_region.height - 1)
+        self._scroll.scroll_relative(y=direction * height, animate=False)
+
+    def action_scroll_to_end(self, bottom: int) -> None:
+        if bottom:
+            self._scroll.scroll_end(animate=False)
+        else:
+            self._scroll.scroll_home(animate=False)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -7,16 +7,18 @@ replaces the panes with what went wrong.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from rich.text import Text
 from textual import work
+from textual.binding import Binding, BindingType
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from ...core.errors import MsgviewerError
 from ..model import fmt
-from ..model.loader import Cancelled, Follower, load_session
+from ..model.loader import Cancelled, Follower, in_daemon_thread, load_session
 from ..model.progressive import ProgressiveLoad, Step, progressive
 from ..model.safe import printable
 from ..model.search import SearchIndex
@@ -29,6 +31,11 @@ from .editing import EditingScreen
 
 class LoadingScreen(EditingScreen):
     """Open the screen's files (or show why not), analyse them, follow one as it grows."""
+
+    BINDINGS: list[BindingType] = [
+        # (not in the help: ctrl+c copies, as it does on every Textual screen, once loaded)
+        Binding("ctrl+c,super+c", "interrupt", "Copy text or stop loading", show=False),
+    ]
 
     paths: list[str]
     format: str | None
@@ -64,15 +71,20 @@ class LoadingScreen(EditingScreen):
         def progress(text: str) -> None:
             self.app.call_from_thread(self._set_progress, text)
 
+        def load() -> Session:
+            return load_session(self.paths, format=self.format, progress=progress, cancel=cancel)
+
         shown = False
         try:
-            path = progressive(self.paths)
+            path = progressive(self.paths)  # (a regular file only: its reads never block)
             if path is not None:  # a long log: its first screen while the rest is read
                 for step in ProgressiveLoad(path, self.format).steps(cancel):
                     self.app.call_from_thread(self._stepped, step)
                     shown = True
                 return
-            session = load_session(self.paths, format=self.format, progress=progress, cancel=cancel)
+            # (in a thread of its own that the app can leave behind: a FIFO with no writer
+            # blocks its open for ever, and the worker's thread must end for the app to)
+            session = in_daemon_thread(load, cancel)
         except Cancelled:
             return
         except MsgviewerError as exc:
@@ -86,6 +98,20 @@ class LoadingScreen(EditingScreen):
             self.app.call_from_thread(self._failed, f"{type(exc).__name__}: {exc}")
             return
         self.app.call_from_thread(self._loaded, session)
+
+    def action_interrupt(self) -> None:
+        """Ctrl+C: while the files are still being read, quit (nothing can be lost yet, and a
+        slow or stuck read must not hold the terminal); once they are, copy as usual."""
+        if self.loading:
+            self.app.exit(return_code=130)  # (what an interrupted command returns)
+        else:
+            self.action_copy_text()
+
+    @property
+    def loading(self) -> bool:
+        """Whether the files are still being read (no session yet, and no error; or only the
+        start of a long log, which cannot be edited yet)."""
+        return (self.session is None and self.error is None) or self.loading_more
 
     def _failed(self, error: str) -> None:
         self.error = error
@@ -163,11 +189,13 @@ class LoadingScreen(EditingScreen):
         session = self.session
         if session is None:
             return ""
-        if session.path is None:
+        sources = list(dict.fromkeys(c.source for c in session.convs if c.source))
+        if len(sources) > 1:  # several files: their names (already made visible)
+            more = f" +{len(sources) - 3} more" if len(sources) > 3 else ""
+            name = ", ".join(sources[:3]) + more
+        elif session.path is None:
             name = "bundled sample"
         else:
-            import os
-
             name = os.path.basename(session.path)
         title = session.convs[0].conversation.title if len(session.convs) == 1 else None
         cost = cost_label(session.convs) if session.analysed else ""
@@ -190,6 +218,7 @@ class LoadingScreen(EditingScreen):
         if session is not self.session:
             return
         session.store(results)
+        self.place_results()
         self.edits_changed()  # the header shows the cost now
         self.tree.data_changed()
         self.query_one(ProblemsPanel).set_problems(session)
@@ -203,6 +232,14 @@ class LoadingScreen(EditingScreen):
                 screen, (UsageScreen, TimelineScreen)
             ):  # opened while the totals were being added up
                 self.app.call_later(screen.refresh_totals)
+
+    def place_results(self) -> None:
+        """Tool links were made: put results under their calls (the view's default for agent
+        runs), the cursor staying on its node."""
+        model = self.model
+        if model is not None and model.nesting_stale():
+            self.tree.keep_place_through(model.refresh_nesting)
+            self.update_status()
 
     # -- follow -------------------------------------------------------------------------------
 
@@ -219,7 +256,9 @@ class LoadingScreen(EditingScreen):
                 self._follow_timer.stop()
             self.update_status()
             return
-        if self.session is None or self.session.path is None or self.session.path == "-":
+        path = None if self.session is None else self.session.path
+        if path is None or path == "-" or not os.path.isfile(path):
+            # (a FIFO or device read again would block, or never end)
             self.notify("Only a file opened from disk can be followed", severity="warning")
             return
         self.follower = Follower(self.session.path, self.format)

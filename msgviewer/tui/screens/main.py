@@ -32,7 +32,8 @@ from ..widgets.detail import DetailPane
 from ..widgets.problems_panel import ProblemsPanel
 from ..widgets.search_bar import SearchBar
 from ..widgets.status_line import StatusLine
-from .actions import copy_payload, save_media
+from .actions import save_media
+from .copying import CopyKeys
 from .saving import SavingScreen
 from .searching import SearchingScreen
 
@@ -47,23 +48,33 @@ DETAIL_SHARE = 40
 DETAIL_STEP = 10
 
 
-class MainScreen(SearchingScreen):
+class MainScreen(CopyKeys, SearchingScreen):
     """The app's one working screen."""
 
     BINDINGS: list[BindingType] = [
         Binding("slash", "search", "Search", id="search"),
-        Binding("n", "search_next", "Next match", id="search-next"),
+        Binding("n", "search_next", "Next match", id="search-next", show=False),
         Binding("N", "search_previous", "Previous match", id="search-previous", show=False),
         Binding("f", "filter", "Filter", id="filter"),
-        Binding("colon", "goto", "Go to #", id="goto"),
-        Binding("u", "usage", "Usage", id="usage"),
+        Binding(
+            "o", "results_view", "Results under calls / file order", id="results-view", show=False
+        ),
+        Binding("colon", "goto", "Go to #", id="goto", show=False),
+        Binding("u", "usage", "Usage", id="usage", show=False),
         Binding("m", "timeline", "Timeline", id="timeline", show=False),
         Binding("dollar_sign", "cost_column", "Cost column", id="cost-column", show=False),
-        Binding("p", "problems", "Problems", id="problems"),
+        Binding("p", "problems", "Problems", id="problems", show=False),
         Binding("r", "raw", "Raw/Markdown", id="raw", show=False),
         Binding("s", "source", "Source", id="source", show=False),
         Binding("c", "copy_text", "Copy text", id="copy-text", show=False),
-        Binding("y", "copy_json", "Copy JSON", id="copy-json", show=False),
+        Binding(
+            "y",
+            "copy_json",
+            "Copy JSON",
+            id="copy-json",
+            show=False,
+            tooltip="Copy JSON (y or yy); yp copies its JSON path in the file ($.messages[3]…)",
+        ),
         Binding("w", "save_media", "Save media", id="save-media", show=False),
         Binding("v", "view_value", "View whole value", id="view-value", show=False),
         Binding("F", "follow", "Follow file", id="follow", show=False),
@@ -134,7 +145,8 @@ class MainScreen(SearchingScreen):
             id="search",
         )
         yield StatusLine(id="status")
-        yield Footer()
+        # compact: the essential keys fit in 90 columns
+        yield Footer(compact=True)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # After a failed load the panes are gone; with no conversation (an eval log that ran
@@ -198,6 +210,10 @@ class MainScreen(SearchingScreen):
             right.append(f"/{printable(self.query_text)} {count}  ", style="bold")
         if self.model is not None and self.model.filter.active:
             right.append(f"filter: {describe_filter(self.model.filter)}  ", style="bold")
+        if self.model is not None and self.model.has_nesting:
+            right.append(
+                "results under calls (o)  " if self.model.nested_view else "file order (o)  "
+            )
         if self.detail_zoomed:
             right.append("zoom (z)  ")
         if self.detail.raw:
@@ -267,6 +283,21 @@ class MainScreen(SearchingScreen):
             return
         model = self.model
         self.tree.keep_cursor_through(lambda: model.set_filter(flt))
+        self.update_status()
+
+    def action_results_view(self) -> None:
+        """Show each tool result under its call, or every message in file order."""
+        model = self.model
+        if model is None:
+            return
+        nested = not model.nested_view
+        self.tree.keep_place_through(lambda: model.set_nested_view(nested))
+        if not model.has_nesting:
+            linked = self.session is not None and self.session.analysed
+            why = "no tool call here has a result" if linked else "still linking tool calls"
+            self.notify(f"Results under calls: {why}", timeout=2)
+        else:
+            self.notify("Results under their calls" if nested else "File order", timeout=1.5)
         self.update_status()
 
     def action_goto(self) -> None:
@@ -380,20 +411,6 @@ class MainScreen(SearchingScreen):
             return None
         return row, self.session.convs[row[1]]
 
-    def action_copy_text(self) -> None:
-        self._copy(as_json=False)
-
-    def action_copy_json(self) -> None:
-        self._copy(as_json=True)
-
-    def _copy(self, *, as_json: bool) -> None:
-        selection = self._selection()
-        if selection is None:
-            return
-        text, what = copy_payload(*selection, as_json=as_json)
-        self.app.copy_to_clipboard(text)
-        self.notify(f"Copied {what} ({fmt.plural(len(text), 'character')})", timeout=2)
-
     def action_view_value(self) -> None:
         """The selected node's whole text or JSON, paged, with a key to save it to a file."""
         selection = self._selection()
@@ -407,6 +424,9 @@ class MainScreen(SearchingScreen):
         if selection is None:
             return
         row, conv = selection
+        if row[0] == CONV:  # a conversation row (maybe of a conversation left empty): no media
+            self.notify("Select a message or a block to save its media", timeout=2)
+            return
         message = conv.messages[row[2]]
         blocks = message.blocks
         block = blocks[row[3]] if row[0] != MSG and row[3] < len(blocks) else None

@@ -23,10 +23,11 @@ class PromptScreen(DismissOnce, ModalScreen[str | None]):
     PromptScreen {
         align: center middle;
         & > Vertical {
-            width: 60; height: auto; padding: 1 2;
+            width: 72; max-width: 95%; height: auto; padding: 1 2;
             border: round $primary; background: $surface;
         }
-        Label { margin-bottom: 1; text-style: bold; }
+        /* the whole question, wrapped: a call id and where its result is can be long */
+        Label { width: 100%; margin-bottom: 1; text-style: bold; }
     }
     """
 

@@ -106,21 +106,25 @@ class SavingScreen(Screen[None]):
     def action_save(self) -> None:
         self.save_all()
 
-    def save_all(self, after: Callable[[], None] | None = None) -> None:
-        """Save every file with unsaved changes, one after the other, then run ``after``."""
+    def save_all(self, after: Callable[[], None] | None = None, *, going_on: bool = False) -> None:
+        """Save every file with unsaved changes, one after the other, then run ``after``.
+
+        ``going_on``: called again after a file was saved, so nothing left to save is the end
+        of the work, not something to tell the user.
+        """
         if self.session is None or self.saving:
             return
         files = self.history.dirty_files()
         if not files:
             if after is not None:
                 after()
-            else:
+            elif not going_on:
                 self.notify("No unsaved changes", timeout=2)
             return
         path, docs = files[0]
 
         def next_file() -> None:
-            self.save_all(after)
+            self.save_all(after, going_on=True)
 
         if path is None:  # standard input or the bundled sample: ask where
             self._ask_target(docs[0], export=False, after=next_file)

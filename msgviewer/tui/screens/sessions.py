@@ -9,6 +9,7 @@ shows before every file has been read.
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -106,7 +107,9 @@ class SessionsScreen(Screen[None]):
     def on_mount(self) -> None:
         self.sub_title = "sessions"
         t = self.query_one("#sessions", DataTable)
-        t.add_columns("When", "First prompt", "Project", "Msgs", "Tokens", "Model", "Format")
+        # what finds a session first (when, where, about what); the counts after, seen by
+        # scrolling right on a narrow terminal
+        t.add_columns("When", "Project", "First prompt", "Msgs", "Tokens", "Model", "Format")
         self.query_one("#hits", DataTable).add_columns("Session / message", "Hit")
         self.query_one("#query", Input).focus()
         self._show_progress(self.model.progress())
@@ -153,11 +156,11 @@ class SessionsScreen(Screen[None]):
             total = s.input_tokens + s.output_tokens
             table.add_row(
                 _when(s),
-                Text(_cut(printable(s.title or "(no prompt)"), 48)),
-                Text(_cut(printable(s.project or ""), 22, left=True)),
+                Text(_cut(printable(os.path.basename(s.project or "")), 14)),
+                Text(_cut(printable(s.title or "(no prompt)"), 36)),
                 Text(str(s.messages), justify="right"),
                 Text(fmt.tokens(total) if total else "—", justify="right"),
-                Text(_cut(printable(s.models[0] if s.models else "—"), 24)),
+                Text(_cut(printable(s.models[0] if s.models else "—"), 18)),
                 s.format,
                 key=s.path,
             )

@@ -26,6 +26,13 @@ from ..model.session import Session
 from ..widgets.turn_chart import TurnChart
 from .once import DismissOnce
 
+TOKEN_LEGEND = Text(
+    "~ before a count (in the tree): an estimate, about 4 characters a token, for a message "
+    "the file reports no usage for",
+    style="italic",
+)
+"""What ``~`` means, said where tokens are counted."""
+
 _COLUMNS = ("input", "output", "cache read", "cache write", "reasoning", "total")
 
 
@@ -129,6 +136,7 @@ class UsageScreen(DismissOnce, Screen[tuple[int, int] | None]):
                         style="italic",
                     )
                 yield Static(caption, classes="caption")
+                yield Static(TOKEN_LEGEND, classes="caption")
                 yield Sparkline([t.context_tokens for t in turns] or [0], id="context-spark")
                 yield TurnChart(turns, id="turns", costs=cost)
                 yield Static(id="legend", classes="caption")

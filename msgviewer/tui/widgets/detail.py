@@ -19,13 +19,14 @@ from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual import events
+from textual import events, work
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.selection import Selection
 from textual.strip import Strip
 
+from ..model.pictures import Picture, decode
 from ..model.rows import Row
 from ..model.session import Session
 from .detail_parts import DetailParts, Part
@@ -38,7 +39,11 @@ _LAYOUT = {
     "raw": (1, False, False),
     "markdown": (1, False, False),
     "reasoning": (2, False, True),
+    "image": (1, False, False),
 }
+
+PICTURES_KEPT = 16
+"""Decoded images the pane keeps, the latest first: going back to one shows it at once."""
 
 
 class DetailPane(DetailParts, ScrollView, can_focus=True):
@@ -97,6 +102,38 @@ class DetailPane(DetailParts, ScrollView, can_focus=True):
         self._refs_of: tuple[Any, Any] | None = None
         self.highlight: re.Pattern[str] | None = None
         """What a search highlights in the pane."""
+        self._pictures: dict[int, tuple[Any, Picture | None]] = {}
+        """Decoded images by ``id`` of their block (the block kept, so the id stays its own);
+        None while one decodes."""
+
+    @property
+    def images(self) -> bool:
+        """Whether image blocks are drawn (the app's setting)."""
+        return bool(getattr(self.app, "images", True))
+
+    def picture_of(self, block: Any) -> Picture | None:
+        entry = self._pictures.get(id(block))
+        if entry is not None and entry[0] is block:
+            return entry[1]
+        self._pictures[id(block)] = (block, None)
+        while len(self._pictures) > PICTURES_KEPT:
+            del self._pictures[next(iter(self._pictures))]
+        self._decode(block)
+        return None
+
+    @work(thread=True, group="pictures")
+    def _decode(self, block: Any) -> None:
+        picture = decode(block)
+        self.app.call_from_thread(self._decoded, block, picture)
+
+    def _decoded(self, block: Any, picture: Picture) -> None:
+        self._pictures[id(block)] = (block, picture)
+        if any(p.kind == "note" and p.body == "decoding the image…" for p in self.parts):
+            # the pane shows a picture still decoding: draw it, the pane where it was
+            y = self.scroll_y
+            self.parts = self._build()
+            self._lay_out()
+            self.scroll_to(0, y, animate=False, immediate=True)
 
     def action_half_page(self, direction: int) -> None:
         height = max(1, self.scrollable_content_region.height // 2)

@@ -16,11 +16,13 @@ from rich.text import Text
 
 from ...core.message import Message
 from ..model.media import is_media
+from ..model.pictures import Picture, drawable
 from ..model.rows import ARTIFACT, BLOCK, CALL, CONV, INVALID, LINE, MORE, MSG, Row
 from ..model.safe import printable
 from ..model.session import Session
 from ..model.summaries import ROLE_GLYPHS, call_signature, reasoning_flags
 from ..model.tool_output import tool_output
+from .picture import PictureLines
 from .render import heading, json_text, media_text, metadata_table, plain_text, source_text
 from .safe_markup import markdown_parser
 
@@ -54,6 +56,7 @@ class DetailParts:
     row: Row | None
     raw: bool
     source: bool
+    images: bool
     _refs_of: tuple[Any, Any] | None
 
     def _build(self) -> list[Part]:
@@ -112,8 +115,10 @@ class DetailParts:
     def _title(self, message: Message, m: int, total: int) -> Text:
         role = message.role
         text = Text()
-        text.append(f"{ROLE_GLYPHS[role]} {role}", style="bold")
-        text.append(f"  message {m} of {total}", style="dim")
+        # the spaces end the bold piece: a piece starting with spaces loses them in some SVG
+        # renderers ("toolmessage 4 of 13")
+        text.append(f"{ROLE_GLYPHS[role]} {role}  ", style="bold")
+        text.append(f"message {m} of {total}", style="dim")
         for extra in (message.name, message.model):
             if extra:
                 text.append(" · ", style="dim")
@@ -122,7 +127,7 @@ class DetailParts:
 
     def _conversation(self, conv: Any, c: int) -> list[Part]:
         conversation = conv.conversation
-        title = conversation.title or f"Conversation {c + 1}"
+        title = conv.name(c)
         out: list[Part] = [
             Part(Text(printable(title), style="bold"), "title"),
             Part(Text(f"{len(conversation.messages)} messages · format {conversation.format}")),
@@ -230,7 +235,7 @@ class DetailParts:
                 out.append(Part(json_text(content), "json"))
             return out
         if is_media(block):
-            return [Part(heading(t), "section"), Part(media_text(block))]
+            return [Part(heading(t), "section"), *self._picture(block), Part(media_text(block))]
         if t == "error":
             head = heading("error", (f" {block.code}" if block.code else "", "dim"))
             return [
@@ -244,6 +249,22 @@ class DetailParts:
             Part(heading(t), "section"),
             Part(json_text(_plain(block)), "json"),
         ]
+
+    def _picture(self, block: Any) -> list[Part]:
+        """An image block's picture: drawn if decoded, else asked for (decoding runs off the
+        UI thread and shows the pane again when done); nothing with images off."""
+        if not self.images or not drawable(block):
+            return []
+        picture = self.picture_of(block)
+        if picture is None:
+            return [Part("decoding the image…", "note")]
+        if picture.image is None:
+            return [Part(printable(f"(not drawn: {picture.error})"), "note")]
+        return [Part(PictureLines(picture.image), "image")]
+
+    def picture_of(self, block: Any) -> Picture | None:
+        """The decoded picture of ``block``, or None while it is decoded (the pane's job)."""
+        raise NotImplementedError
 
     def _output(self, head: Text | None, text: str, message: Message, kind: str) -> list[Part]:
         """A tool's output: what it printed (out of a JSON wrapper, if it came in one) under

@@ -46,11 +46,15 @@ def _demo() -> Session:
 def test_rows_start_as_one_row_per_message() -> None:
     session = _demo()
     model = TreeModel(session)
+    model.set_nested_view(
+        False
+    )  # file order (results under calls: tests/tui/model/test_nested_view.py)
     assert [r[0] for r in model.rows] == [MSG] * len(session.convs[0].messages)
 
 
 def test_expand_splices_one_message_and_collapse_cuts_it_out() -> None:
     model = TreeModel(_demo())
+    model.set_nested_view(False)
     before = list(model.rows)
     assert model.expand(2)
     children = model.rows[3 : 3 + 4]
@@ -88,6 +92,7 @@ def test_reasoning_and_long_tool_output_start_collapsed() -> None:
 def test_filter_shows_only_messages_with_tool_calls_and_their_call_rows() -> None:
     session = _demo()
     model = TreeModel(session)
+    model.set_nested_view(False)
     model.set_filter(Filter(categories=TOOL_CALL))
     messages = session.convs[0].messages
     shown = [r[2] for r in model.rows]

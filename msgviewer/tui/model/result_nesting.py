@@ -1,0 +1,131 @@
+"""Where each tool result sits in the "results under their calls" view (headless).
+
+Built in one pass over a conversation's tool links: every result that comes after the call it
+answers moves under that call's row. A call is a ``tool_calls`` entry (a ``CALL`` row) or a
+tool-call block (a ``BLOCK`` row); a result is a whole tool message (OpenAI, LangChain...) or a
+result block (Anthropic, Claude Code). A message left with nothing of its own (a tool message,
+a user message of result blocks only) has no top-level row in that view; one holding more
+keeps its row, less the blocks that moved. A result with no call, or one written before its
+call, stays where it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...core.message import Message
+from .rows import BLOCK, CALL, INVALID, MSG
+
+CallKey = tuple[int, int, int]
+"""A call's node without its conversation: (CALL, INVALID or BLOCK, message, index)."""
+Spot = tuple[int, int, int]
+"""A result's node without its conversation: (MSG, message, 0) or (BLOCK, message, block)."""
+
+
+@dataclass
+class ResultNesting:
+    """The results of one conversation placed under their calls."""
+
+    links: Any = None
+    """The ``ToolLinks`` this was made from (None: carried over an edit, not linked again yet)."""
+    under: dict[CallKey, list[Spot]] = field(default_factory=dict)
+    """Call -> the results shown beneath it."""
+    home: dict[tuple[int, int], CallKey] = field(default_factory=dict)
+    """(message, block index or -1 for a whole message) of a moved result -> its call."""
+    hidden: dict[int, int] = field(default_factory=dict)
+    """Messages with no top-level row -> their first moved result's block (-1: the message)."""
+    moved: dict[int, frozenset[int]] = field(default_factory=dict)
+    """Messages that keep their row -> their result blocks shown under calls instead."""
+    openers: frozenset[int] = frozenset()
+    """Messages whose calls hold results: open by default, so the results show."""
+
+    def __bool__(self) -> bool:
+        return bool(self.under)
+
+    def same_places(self, other: ResultNesting | None) -> bool:
+        """Whether ``other`` puts every result where this does (the rows would not change)."""
+        return other is not None and self.under == other.under
+
+    def spliced(self, start: int, old_count: int, new_count: int) -> ResultNesting:
+        """This nesting after messages ``start:start+old_count`` became ``new_count`` others:
+        pairs touching them are dropped (they stay in file order until linked again), later
+        ones renumbered. Lets an edit show at once while the links are made again."""
+        end = start + old_count
+        delta = new_count - old_count
+
+        def at(m: int) -> int | None:
+            return m if m < start else (m + delta if m >= end else None)
+
+        under: dict[CallKey, list[Spot]] = {}
+        for (kind, cm, i), spots in self.under.items():
+            new_cm = at(cm)
+            if new_cm is None:
+                continue
+            stay = [(k, at(rm), b) for k, rm, b in spots if at(rm) is not None]
+            if stay:
+                under[(kind, new_cm, i)] = stay  # type: ignore[assignment]
+        # A message that kept its row before the edit keeps it (its other content is still
+        # there); one that had none gets it back if a result of it no longer moves.
+        kept = {new for m in self.moved if (new := at(m)) is not None}
+        before: dict[int, int] = {}
+        for rm, b in self.home:
+            new = at(rm)
+            if b >= 0 and new is not None:
+                before[new] = before.get(new, 0) + 1
+        return _finish(
+            under, lambda rm, blocks: rm in kept or len(blocks) < before.get(rm, 0), None
+        )
+
+
+def nest_results(messages: Sequence[Message], links: Any) -> ResultNesting:
+    """Place every paired result of ``messages`` under its call (one pass over the pairs)."""
+    under: dict[CallKey, list[Spot]] = {}
+    for call, result in links.pairs:
+        cm, rm, rb = call.message_index, result.message_index, result.block_index
+        if rm < cm or (rm == cm and (rb is None or call.block_index is None)):
+            continue  # a result written before its call stays where it is
+        if rm == cm and rb <= call.block_index:
+            continue
+        if call.block_index is None:
+            key = (INVALID if call.invalid else CALL, cm, call.call_index or 0)
+        else:
+            key = (BLOCK, cm, call.block_index)
+        spot = (MSG, rm, 0) if rb is None else (BLOCK, rm, rb)
+        under.setdefault(key, []).append(spot)
+    return _finish(under, lambda rm, blocks: _keeps_row(messages[rm], blocks), links)
+
+
+def _finish(
+    under: dict[CallKey, list[Spot]], keeps_row: Callable[[int, list[int]], bool], links: Any
+) -> ResultNesting:
+    """Work out homes, hidden messages and openers from ``under``; ``keeps_row(message,
+    moved blocks)`` says whether a message of result blocks holds more than those."""
+    home: dict[tuple[int, int], CallKey] = {}
+    blocks: dict[int, list[int]] = {}
+    wholes: set[int] = set()
+    for key, spots in under.items():
+        for kind, rm, b in spots:
+            if kind == MSG:
+                home[(rm, -1)] = key
+                wholes.add(rm)
+            else:
+                home[(rm, b)] = key
+                blocks.setdefault(rm, []).append(b)
+    callers = {key[1] for key in under}
+    hidden: dict[int, int] = {m: -1 for m in wholes}
+    moved: dict[int, frozenset[int]] = {}
+    for rm, bs in blocks.items():
+        if rm in callers or keeps_row(rm, bs):
+            moved[rm] = frozenset(bs)
+        else:
+            hidden[rm] = min(bs)
+    return ResultNesting(links, under, home, hidden, moved, frozenset(callers))
+
+
+def _keeps_row(message: Message, moved: list[int]) -> bool:
+    """Whether a message of result blocks holds anything besides the blocks that moved."""
+    return bool(
+        len(message.blocks) > len(set(moved)) or message.tool_calls or message.invalid_tool_calls
+    )

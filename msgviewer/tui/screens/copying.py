@@ -1,0 +1,88 @@
+"""``CopyKeys``: the copy keys of the main screen, ``c`` (text) and ``y`` (JSON), with jless's
+two-key ``yy`` (the value) and ``yp`` (its JSON path in the file).
+
+``y`` copies the value at once, as it always did, and for ``YANK_WAIT`` seconds listens for a
+``p`` that copies the path instead. The path is worked out in a worker (``model.jsonpath``
+writes the conversation up to the node twice, which takes a moment on a long run).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import events, work
+
+from ..model import fmt
+from ..model.rows import Row
+from .actions import copy_payload
+
+YANK_WAIT = 0.8
+"""Seconds after ``y`` in which ``p`` copies the path (and is not the problems key)."""
+
+
+class CopyKeys:
+    """Copy text, JSON and JSON paths of the node under the tree's cursor (a screen mixin)."""
+
+    _yank_timer: Any = None
+    """Set while ``y`` listens for its second key."""
+
+    def action_copy_text(self) -> None:
+        self._copy(as_json=False)
+
+    def action_copy_json(self) -> None:
+        """``y``: the value, at once (as ``y`` always did); a ``p`` soon after puts the
+        value's JSON path in its place, a second ``y`` leaves the value."""
+        self._yank_done()
+        self._copy(as_json=True)
+        self._yank_timer = self.set_timer(YANK_WAIT, self._yank_done)
+
+    def _yank_done(self) -> None:
+        if self._yank_timer is not None:
+            self._yank_timer.stop()
+            self._yank_timer = None
+
+    def on_key(self, event: events.Key) -> None:
+        # the key after y: p copies the path (and is not the problems key this time); any
+        # other key ends the wait and does what it always does
+        if self._yank_timer is None:
+            return
+        if event.key == "p":
+            event.stop()
+            event.prevent_default()
+            self._yank_done()
+            self.copy_path()
+        elif event.key != "y":
+            self._yank_done()
+
+    def copy_path(self) -> None:
+        """Copy the JSON path, in the file, of the node under the cursor."""
+        selection = self._selection()
+        if selection is None or self.session is None:
+            return
+        convs = [x.conversation for x in self.session.convs]
+        self._path_worker(convs, selection[0])
+
+    @work(thread=True, exclusive=True, group="json-path")
+    def _path_worker(self, convs: list[Any], row: Row) -> None:
+        # (writes the conversation up to the node twice: off the UI for a long one)
+        from ..model.jsonpath import node_path
+
+        try:
+            path = node_path(convs, row)
+        except Exception as exc:  # a writer's refusal is something to say, not a crash
+            why = f"No JSON path to copy: {exc}"
+            self.app.call_from_thread(self.notify, why, severity="warning", timeout=3)
+            return
+        self.app.call_from_thread(self._copied_path, path)
+
+    def _copied_path(self, path: str) -> None:
+        self.app.copy_to_clipboard(path)
+        self.notify(f"Copied the path {path}", timeout=2)
+
+    def _copy(self, *, as_json: bool) -> None:
+        selection = self._selection()
+        if selection is None:
+            return
+        text, what = copy_payload(*selection, as_json=as_json)
+        self.app.copy_to_clipboard(text)
+        self.notify(f"Copied {what} ({fmt.plural(len(text), 'character')})", timeout=2)

@@ -1,0 +1,251 @@
+"""The results-under-calls view of the tree, headless: where rows go, and that finding,
+searching, pairing and editing work in it as in file order."""
+
+from __future__ import annotations
+
+import pytest
+
+from msgviewer import Message, ToolCall, load
+from msgviewer.core.edits import Part, delete_parts, duplicate_message, insert_message
+from msgviewer.formats import Conversation
+from msgviewer.tui.model.history import EditHistory
+from msgviewer.tui.model.labels import RowLabels
+from msgviewer.tui.model.navigation import partner
+from msgviewer.tui.model.rows import BLOCK, CALL, LINE, MSG, Filter
+from msgviewer.tui.model.search import SearchIndex, locate
+from msgviewer.tui.model.session import TOOL_RESULT, Session
+from msgviewer.tui.model.tree_model import TreeModel
+
+from ..conftest import DEMO, SAMPLES
+
+ANTHROPIC = SAMPLES / "anthropic-agent.json"
+
+
+def _model(*convs: Conversation) -> TreeModel:
+    session = Session.from_conversations(list(convs))
+    session.analyse()
+    return TreeModel(session)
+
+
+def _loaded(path) -> TreeModel:  # type: ignore[no-untyped-def]
+    return _model(*load(path))
+
+
+def _odd_run() -> Conversation:
+    """A run with an orphan result, a result written before its call, and an error."""
+    return Conversation(
+        (
+            Message.user("go"),
+            Message.assistant("", tool_calls=[ToolCall("a", "read", {"p": "x"})]),
+            Message.tool("contents of x", tool_call_id="a"),
+            Message.tool("nobody asked", tool_call_id="nope"),
+            Message.tool("early bird", tool_call_id="late"),
+            Message.assistant("", tool_calls=[ToolCall("late", "write", {})]),
+            Message.assistant("", tool_calls=[ToolCall("b", "run", {})]),
+            Message.tool("Traceback: boom", tool_call_id="b", is_error=True),
+            Message.assistant("done"),
+        )
+    )
+
+
+def _top(model: TreeModel) -> list[int]:
+    """Message numbers of the top-level message rows, in order."""
+    return [r[2] for r in model.rows if r[0] == MSG and r[5] == 0]
+
+
+def _under(model: TreeModel, pos: int) -> list[tuple[int, int, int]]:
+    """(kind, message, index) of the rows directly under the row at ``pos``."""
+    depth = model.rows[pos][5]
+    out = []
+    for row in model.rows[pos + 1 :]:
+        if row[5] <= depth:
+            break
+        if row[5] == depth + 1:
+            out.append((row[0], row[2], row[3]))
+    return out
+
+
+def test_tool_messages_sit_under_the_calls_that_asked_for_them() -> None:
+    model = _loaded(DEMO)
+    messages = model.session.convs[0].messages
+    tool_msgs = [m for m, msg in enumerate(messages) if msg.role == "tool"]
+    assert not set(tool_msgs) & set(_top(model))  # they moved...
+    assert _top(model) == [m for m in range(len(messages)) if m not in tool_msgs]
+    # ...under their calls: message 2 opens on its two parallel calls, each with its result
+    pos = model.rows.index((CALL, 0, 2, 0, 0, 1))
+    assert _under(model, pos) == [(MSG, 3, 0)]
+    pos = model.rows.index((CALL, 0, 2, 1, 0, 1))
+    assert _under(model, pos) == [(MSG, 4, 0)]
+    # every call with a result shows it; each result shows once
+    results = [r[2] for r in model.rows if r[0] == MSG and r[2] in tool_msgs]
+    assert sorted(results) == tool_msgs
+
+
+def test_result_blocks_sit_under_call_blocks_and_their_message_goes() -> None:
+    model = _loaded(ANTHROPIC)
+    messages = model.session.convs[0].messages
+    # message 3 holds only the results of message 2's three calls: it has no row of its own
+    assert all(b.type == "tool_result" for b in messages[3].blocks)
+    assert 3 not in _top(model)
+    calls = [b for b, block in enumerate(messages[2].blocks) if block.type == "tool_call"]
+    for n, b in enumerate(calls):
+        pos = model.rows.index((BLOCK, 0, 2, b, 0, 1))
+        assert _under(model, pos) == [(BLOCK, 3, n)]
+    # message 5 holds a result and the user's question: it keeps its row, less the result
+    assert 5 in _top(model)
+    assert [b.type for b in messages[5].blocks] == ["tool_result", "text"]
+    pos = model.reveal_message(0, 5)
+    assert pos is not None
+    model.expand(pos)
+    assert _under(model, pos) == [(BLOCK, 5, 1)]
+    assert model.rows.count((BLOCK, 0, 5, 0, 0, 2)) == 1  # the result: under its call only
+
+
+def test_orphans_and_results_before_their_call_stay_where_they_are() -> None:
+    model = _model(_odd_run())
+    assert _top(model) == [0, 1, 3, 4, 5, 6, 8]
+    assert _under(model, model.rows.index((CALL, 0, 1, 0, 0, 1))) == [(MSG, 2, 0)]
+    assert _under(model, model.rows.index((CALL, 0, 6, 0, 0, 1))) == [(MSG, 7, 0)]
+    assert (CALL, 0, 5, 0, 0, 1) not in model.rows  # its result came first: nothing to open
+
+
+def test_errors_are_marked_on_the_call_and_the_result() -> None:
+    model = _model(_odd_run())
+    labels = RowLabels(model)
+    call = model.rows.index((CALL, 0, 6, 0, 0, 1))
+    _, right = labels.left_right(model.rows[call])
+    assert ("✗ #7 ", "error") in right
+    _, right = labels.left_right(model.rows[call + 1])
+    assert ("✗ #6 ", "error") in right
+    _, right = labels.left_right(model.rows[model.rows.index((MSG, 0, 3, 0, 0, 0))])
+    assert ("↩ no call ", "warn") in right  # the orphan
+
+
+@pytest.mark.parametrize("nested", [True, False])
+@pytest.mark.parametrize("path", [DEMO, ANTHROPIC])
+def test_every_message_can_be_gone_to_in_both_views(path, nested: bool) -> None:  # type: ignore[no-untyped-def]
+    model = _loaded(path)
+    model.set_nested_view(nested)
+    messages = model.session.convs[0].messages
+    for m in range(len(messages)):
+        pos = model.reveal_message(0, m)
+        assert pos is not None and model.rows[pos][2] == m
+        parent = model.parent(pos)
+        if nested and messages[m].role == "tool":
+            assert model.rows[parent][0] == CALL  # found under its call
+        elif model.rows[pos][0] == MSG:
+            assert parent is None
+
+
+@pytest.mark.parametrize("nested", [True, False])
+def test_t_goes_from_a_call_to_its_result_and_back_in_both_views(nested: bool) -> None:
+    for model in (_loaded(DEMO), _loaded(ANTHROPIC)):
+        model.set_nested_view(nested)
+        links = model.session.convs[0].links
+        for call, result in links.pairs:
+            kind = BLOCK if call.block_index is not None else CALL
+            idx = call.block_index if kind == BLOCK else call.call_index
+            cpos = model.reveal(kind, 0, call.message_index, idx)
+            target = partner(model, model.rows[cpos])
+            assert target is not None
+            rpos = model.reveal(*target)
+            assert model.rows[rpos][2] == result.message_index
+            if nested and result.message_index > call.message_index:
+                assert model.parent(rpos) == model.reveal(kind, 0, call.message_index, idx)
+            back = partner(model, model.rows[rpos])
+            assert back == (kind, 0, call.message_index, idx)
+
+
+@pytest.mark.parametrize("nested", [True, False])
+def test_a_search_lands_on_the_line_of_a_tool_output_in_both_views(nested: bool) -> None:
+    model = _loaded(DEMO)
+    model.set_nested_view(nested)
+    (hit,) = SearchIndex(model.session).find("short test summary")
+    message = model.session.convs[0].messages[hit[1]]
+    kind, idx, line = locate(message, "short test summary")
+    pos = model.reveal(kind, *hit, idx, line)
+    row = model.rows[pos]
+    assert row[0] == LINE and row[2] == hit[1]
+    assert "short test summary" in message.blocks[idx].text.splitlines()[row[4]]
+    ancestors = []
+    while pos is not None:
+        ancestors.append(model.rows[pos][0])
+        pos = model.parent(pos)
+    assert ancestors[-1] == MSG and (CALL in ancestors) == nested
+
+
+def test_a_filter_hiding_calls_puts_results_back_in_file_order() -> None:
+    model = _loaded(DEMO)
+    messages = model.session.convs[0].messages
+    model.set_filter(Filter(roles=frozenset({"user", "tool"})))
+    assert _top(model) == [m for m, msg in enumerate(messages) if msg.role in ("user", "tool")]
+    model.set_filter(Filter(categories=TOOL_RESULT))  # (message 9 holds a server result)
+    assert _top(model) == [m for m, msg in enumerate(messages) if msg.role == "tool" or m == 9]
+    model.set_filter(Filter(roles=frozenset({"assistant", "system", "user"})))
+    assert not [r for r in model.rows if r[2] < len(messages) and messages[r[2]].role == "tool"]
+
+
+def test_switching_views_and_back_gives_the_same_rows() -> None:
+    model = _loaded(DEMO)
+    nested = list(model.rows)
+    model.set_nested_view(False)
+    assert [r[:3] for r in model.rows] == [(MSG, 0, m) for m in range(15)]
+    model.set_nested_view(True)
+    assert model.rows == nested
+
+
+def test_collapse_all_closes_the_messages_the_view_opens() -> None:
+    model = _loaded(DEMO)
+    assert len(model.rows) > 15
+    model.collapse_all()
+    assert [r[0] for r in model.rows] == [MSG] * len(_top(model))
+    pos = model.reveal_message(0, 3)  # going to a result opens its call again
+    assert model.rows[pos][:3] == (MSG, 0, 3) and model.rows[model.parent(pos)][0] == CALL
+
+
+def _edits() -> list:  # type: ignore[type-arg]
+    return [
+        ("delete a result", delete_parts([Part("message", 3)])),
+        ("insert before a call", insert_message(2, Message.user("wait"))),
+        ("duplicate a call", duplicate_message(5)),
+        ("delete a call and its result", delete_parts([Part("message", 7), Part("message", 8)])),
+    ]
+
+
+def _fresh_rows(model: TreeModel) -> list:  # type: ignore[type-arg]
+    """The rows a model made now from the same session and expansion state would show."""
+    fresh = TreeModel(model.session)
+    fresh.nested_view = model.nested_view
+    fresh._expanded, fresh._collapsed = set(model._expanded), set(model._collapsed)
+    fresh.rebuild()
+    return fresh.rows
+
+
+@pytest.mark.parametrize("nested", [True, False])
+def test_edits_and_undo_keep_the_rows_right_in_both_views(nested: bool) -> None:
+    model = _loaded(DEMO)
+    model.set_nested_view(nested)
+    session = model.session
+    history = EditHistory(session)
+    count = len(session.convs[0].messages)
+    for label, fn in _edits():
+        change = history.edit(0, fn, label)
+        assert change is not None
+        model.splice(0, change.start, change.old_count, change.new_count)
+        # Before the edit is linked again, every message is still there to go to...
+        messages = session.convs[0].messages
+        for m in range(len(messages)):
+            pos = model.reveal_message(0, m)
+            assert pos is not None and model.rows[pos][2] == m, (label, m)
+        # ...and once linked, the rows are those of a model made afresh.
+        session.analyse()
+        model.refresh_nesting()
+        assert model.rows == _fresh_rows(model), label
+    while (change := history.undo()) is not None:
+        model.splice(0, change.start, change.old_count, change.new_count)
+        session.analyse()
+        model.refresh_nesting()
+        assert model.rows == _fresh_rows(model)
+    assert len(session.convs[0].messages) == count
+    model.set_nested_view(not nested)
+    assert model.rows == _fresh_rows(model)
