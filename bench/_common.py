@@ -44,6 +44,48 @@ def data_file(n: int, fmt: str, seed: int = 0) -> Path | None:
     return path
 
 
+VARIANTS = {
+    "openai-chat": ("deepseek", "one-odd"),
+    "msgviewer": ("one-odd",),
+}
+"""Off-shape variants of a format's generated file, as real loggers write them:
+``deepseek``: every assistant message with its own ``usage`` and ``reasoning_content``;
+``one-odd``: one message in the middle with a key no common shape has (native: an alias
+role)."""
+
+
+def variant_file(n: int, fmt: str, variant: str) -> Path | None:
+    """``data_file(n, fmt)`` changed as ``variant`` says (cached on disk)."""
+    base = data_file(n, fmt)
+    if base is None:
+        return None
+    path = base.with_name(f"{base.stem}-{variant}{base.suffix}")
+    if path.exists():
+        return path
+    value = orjson.loads(base.read_bytes())
+    messages = value["messages"] if isinstance(value, dict) else value
+    if variant == "deepseek":
+        for i, m in enumerate(messages):
+            if m.get("role") == "assistant":
+                m["reasoning_content"] = f"Considering step {i}: what the last result means."
+                m["usage"] = {
+                    "prompt_tokens": 1000 + i,
+                    "completion_tokens": 50,
+                    "total_tokens": 1050 + i,
+                    "prompt_tokens_details": {"cached_tokens": 900},
+                }
+    elif variant == "one-odd" and fmt == "msgviewer":  # (it refuses unknown fields)
+        middle = next(m for m in messages[len(messages) // 2 :] if m["role"] == "user")
+        middle["role"] = "human"  # an alias, read by the careful decoder
+    elif variant == "one-odd":
+        middle = messages[len(messages) // 2]
+        middle["x_logger_note"] = "kept as the file has it"
+    else:
+        raise ValueError(f"no variant {variant!r}")
+    path.write_bytes(orjson.dumps(value))
+    return path
+
+
 def is_jsonl(path: Path) -> bool:
     return path.suffix == ".jsonl"
 
@@ -95,6 +137,24 @@ def figure(name: str, value: float, target: float | None, unit: str = "x") -> bo
         f"{name:<58} {value:8.2f}{unit}  target <= {target:.2f}{unit}  {'met' if ok else 'NOT MET'}"
     )
     return ok
+
+
+def machine() -> str:
+    """One line naming the machine the figures were measured on."""
+    import os
+    import platform
+
+    try:
+        with open("/proc/meminfo") as fh:
+            total = int(fh.readline().split()[1]) * 1024
+        memory = f", {total / 2**30:.0f} GiB memory"
+    except (OSError, ValueError, IndexError):
+        memory = ""
+    cpu = platform.processor() or platform.machine()
+    return (
+        f"machine: {os.cpu_count()} cores ({cpu}){memory}, Python {platform.python_version()}, "
+        f"{time.strftime('%Y-%m-%d')}"
+    )
 
 
 def skipped(name: str, why: str) -> None:

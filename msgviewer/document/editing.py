@@ -83,6 +83,9 @@ class _File:
         self.digest: tuple[int, int] | None = None
         """Size and digest of the bytes the members' base conversations were read from (or
         last written as): a save splices into the file only if it still holds them."""
+        self.plain = False
+        """Whether those bytes are the writer's own output for the base conversations (the last
+        save wrote them so): the next save need not write the base again to splice."""
 
 
 # What tells the bytes a document was read from from any others: their size and CRC-32. It
@@ -307,9 +310,9 @@ class Document:
         members = f.members if same_file else [self]
         convs = [d.conversation for d in members]
         if same_file and fmt == f.format and f.digest is not None:
-            data = _exact(target, f.digest, members, convs, fmt)
+            data, plain = _exact(target, f, members, convs, fmt)
         else:
-            data = _write(convs, fmt)
+            data, plain = _write(convs, fmt), True
 
         def unchanged_still() -> None:  # once the new version is on disk, before the rename
             if _changed(f, target, thorough=True):
@@ -323,6 +326,7 @@ class Document:
         f.format = fmt
         f.stamp = _stamp(target)
         f.digest = _digest(data)
+        f.plain = plain
         for d, conv in zip(members, convs, strict=True):
             d._saved_state = d._state
             d._base = conv
@@ -351,24 +355,27 @@ def _write(convs: list[Any], fmt: str) -> bytes:
 
 
 def _exact(
-    path: str, digest: tuple[int, int], members: list[Document], convs: list[Any], fmt: str
-) -> bytes:
+    path: str, f: _File, members: list[Document], convs: list[Any], fmt: str
+) -> tuple[bytes, bool]:
     """What to write over the file the members were read from: its own bytes where nothing
     changed, the edits spliced in where something did (the writer's output if the file no
-    longer holds the bytes they were read from)."""
+    longer holds the bytes they were read from); and whether that is the writer's output."""
     try:
         original = Path(path).read_bytes()
     except OSError:
-        return _write(convs, fmt)
-    if _digest(original) != digest:
-        return _write(convs, fmt)
+        return _write(convs, fmt), True
+    if _digest(original) != f.digest:
+        return _write(convs, fmt), True
     if all(c is d._base or c == d._base for c, d in zip(convs, members, strict=True)):
-        return original
+        return original, f.plain
     from ..formats.exact import splice  # (only an exact save needs it: not at start-up)
 
     new = _write(convs, fmt)
+    if f.plain:  # the file is the writer's output for the base: the splice would be ``new``
+        return new, True
     baseline = _write([d._base for d in members], fmt)
-    return splice(original, baseline, new)
+    out = splice(original, baseline, new)
+    return out, out is new
 
 
 def _same_path(a: str, b: str) -> bool:

@@ -329,10 +329,13 @@ def _read_typed(data: Any, format: str | None, file: str | None) -> list[Convers
         return native_typed.read(data, file)
     from .openai_chat import typed
 
-    doc = typed.decode(data)
-    if doc is None or _long_numbers(data):  # (looked for only when the typed way would serve)
+    def chat(sample: Any) -> bool:  # what detection would say of it
+        return format is not None or _sniff(sample) == "openai-chat"
+
+    doc = typed.decode(data, chat)
+    if doc is None:  # (integers past 64 bits: the decoder looks where numbers can be)
         return None
-    if format is None and _sniff(typed.sample(doc)) != "openai-chat":
+    if not chat(typed.sample(doc)):
         return None
     return _located(typed.read, doc, Context(file=file))  # (None: the usual way after all)
 
@@ -362,7 +365,12 @@ def _loads(data: Any, format: str | None, file: str | None) -> list[Conversation
 def load(
     source: str | os.PathLike[str] | BinaryIO, *, format: str | None = None
 ) -> list[Conversation]:
-    """Conversations of a file (a path, ``-`` for standard input, or a binary file object)."""
+    """Conversations of a file (a path, ``-`` for standard input, or a binary file object).
+
+    Raises ``TooLargeError`` (a ``FormatError``) for a file that needs more memory to read
+    than the machine has free, before reading it."""
+    if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-":
+        _fits(os.fspath(source))
     data, name = read_buffer(source)
     data = as_utf8(data, name)  # (UTF-16 or UTF-32 text with a byte-order mark)
     with _collector_paused():  # the parse makes as many objects as the build: pause for both
@@ -377,6 +385,16 @@ def load(
         # bytes, the parsed tree and the new objects are never all alive at once.
         del data
         return read_parsed(parsed, get_format(format or detect_parsed(parsed)))
+
+
+def _fits(path: str) -> None:
+    from .memory import check_fits
+
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        return  # (reading says what is wrong)
+    check_fits(path, size)
 
 
 def iter_load(

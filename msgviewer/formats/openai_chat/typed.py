@@ -4,18 +4,24 @@
 looks each one up again; ``msgspec`` decoding into the records below costs about 0.55x of that
 parse, for the same checks. The records admit only the keys and value types of the shapes the
 quick reader builds (plus ``name`` and the content parts, which the careful reader takes):
-any other key or type fails the decode, usually within the first few messages, and the file
-goes the usual way (``orjson``, then the readers). So this path never decides anything the
-readers would decide otherwise; a property test holds the two to equal results.
+any other key or type fails the decode of that message alone, which is then parsed by ``orjson``
+and read by the careful reader, as the usual way would (a history whose assistant messages
+carry a ``usage`` or ``reasoning_content`` of their own, as some loggers write, stays on this
+path for all its other messages). So this path never decides anything the readers would
+decide otherwise; a property test holds the two to equal results.
 
 Request fields, which the records do not look into, are kept as raw JSON and parsed by
-``orjson``, so every number and string reads as it does on the usual way; a body whose fields
+``orjson``, so every number and string reads as it does on the usual way. The records hold no
+numbers: the only integers past 64 bits that ``orjson`` could misread are in request fields,
+call arguments and messages off the common shapes, and those are looked at for them (a whole
+file's scan cost as much as the decode); a body whose fields
 the records cannot vouch for (one given twice, a key written with escapes...) goes the usual
 way too.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -24,6 +30,7 @@ from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ...core.message import Message, ToolCall
 from ..base import Context, Conversation
+from ..io import has_long_numbers
 from .detect import NAME
 from .fast import assistant_with_calls, plain, tool_call, tool_result
 from .field_order import fields_in_order
@@ -148,21 +155,42 @@ class Body:
         self.meta = meta
 
 
-Document = Body | list[_Message]
+class _LooseRequest(_Request, forbid_unknown_fields=True, gc=False):
+    """A request body whose messages are not all of the shapes above: each kept raw."""
+
+    messages: list[Raw]  # type: ignore[assignment]
+
+
+Item = _Message | dict[str, Any]
+"""A message as a record, or (off the common shapes) as the dict ``orjson`` makes of it."""
+Document = Body | list[Item]
 _decoder = msgspec.json.Decoder(_Request | list[_Message])
+_loose = msgspec.json.Decoder(_LooseRequest | list[Raw])
+_one = msgspec.json.Decoder(_Message)
+_many = msgspec.json.Decoder(list[_Message]).decode
+_BATCH = 256
+"""Messages decoded in one call on the loose way: one off the common shapes costs its batch
+a second decode, one by one."""
+_MOSTLY_ODD = 4
+"""More than one message in this many of the first batch off the common shapes: the usual way
+(with most messages read by the careful reader either way, it is the quicker)."""
 _REQUEST_FIELDS = _Request.__struct_fields__[1:]
 # How many messages detection looks at: no format's sniffer reads further.
 SAMPLE = 20
 
 
-def decode(data: Any) -> Document | None:
-    """The file as typed records, or None when it is not wholly of the shapes above (or not
-    valid JSON: the usual way then says what is wrong, and where)."""
+def decode(data: Any, check: Callable[[Any], bool] | None = None) -> Document | None:
+    """The file as typed records (a message off their shapes as a dict), or None when it is
+    not a list of messages or a request body (or not valid JSON: the usual way then says what
+    is wrong, and where). ``check``, given what detection sees (``sample``), tells a file with
+    messages off the common shapes from another format's before the rest is decoded."""
     try:
-        doc = _decoder.decode(data)
+        doc: Any = _decoder.decode(data)
+    except msgspec.ValidationError:
+        return _decode_loosely(data, check)  # (some message is off the common shapes)
     except (ValueError, TypeError, RecursionError):
-        # DecodeError, ValidationError, UnicodeDecodeError; input msgspec does not take (a str
-        # subclass); nesting past msgspec's depth: the usual way reads or reports them all
+        # DecodeError, UnicodeDecodeError; input msgspec does not take (a str subclass);
+        # nesting past msgspec's depth: the usual way reads or reports them all
         return None
     if type(doc) is list:
         return doc or None
@@ -170,6 +198,69 @@ def decode(data: Any) -> Document | None:
         return None
     meta = _request_fields(data, doc)
     return None if meta is None else Body(doc.messages, meta)
+
+
+def _decode_loosely(data: Any, check: Callable[[Any], bool] | None) -> Document | None:
+    """Like ``decode`` for a file some of whose messages are off the common shapes: the
+    messages are decoded in batches, a batch holding such a message one by one, and that
+    message is parsed by ``orjson`` (one with no role, such as a dataset's record, sends the
+    file the usual way)."""
+    try:
+        doc: Any = _loose.decode(data)
+    except (ValueError, TypeError, RecursionError):
+        return None
+    raws = doc if type(doc) is list else doc.messages
+    if not raws:
+        return None
+    meta: dict[str, Any] | None = {}
+    if type(doc) is not list and (meta := _request_fields(data, doc)) is None:
+        return None
+    items: list[Item] = []
+    checked = check is None
+    for at in range(0, len(raws), _BATCH):
+        batch = raws[at : at + _BATCH]
+        try:  # a run of messages of the common shapes decodes as one array, in one call
+            items.extend(_many(b"[" + b",".join(batch) + b"]"))
+        except msgspec.ValidationError:
+            odd = _each(batch, items)
+            if odd < 0 or (at == 0 and odd * _MOSTLY_ODD > len(batch)):
+                return None  # (many such messages: reading each alone costs more than it saves)
+        except (ValueError, TypeError, RecursionError):
+            return None
+        if not checked:  # what detection sees, before the rest is decoded for nothing
+            checked = True
+            if not check(_sample(items, meta, doc)):  # type: ignore[misc]
+                return None
+    return items if type(doc) is list else Body(items, meta or {})
+
+
+def _each(raws: list[Raw], items: list[Item]) -> int:
+    """Decode messages one by one, one off the common shapes parsed by ``orjson``: how many
+    were off them, or -1 when one is not a message at all."""
+    append = items.append
+    one = _one.decode
+    odd = 0
+    for raw in raws:
+        try:
+            append(one(raw))
+        except msgspec.ValidationError:
+            if has_long_numbers(memoryview(raw)):
+                return -1  # (integers past 64 bits: the usual way reads them exactly)
+            try:
+                value = orjson.loads(memoryview(raw))
+            except orjson.JSONDecodeError:
+                return -1
+            if type(value) is not dict or type(value.get("role")) is not str:
+                return -1  # (the usual way reads it, or says what is wrong with it)
+            append(value)
+            odd += 1
+        except (ValueError, TypeError, RecursionError):
+            return -1
+    return odd
+
+
+def _sample(items: list[Item], meta: Any, doc: Any) -> Any:
+    return sample(items if type(doc) is list else Body(items, meta or {}))
 
 
 def _request_fields(data: Any, doc: _Request) -> dict[str, Any] | None:
@@ -181,6 +272,8 @@ def _request_fields(data: Any, doc: _Request) -> dict[str, Any] | None:
     raws = {name: raw for name in _REQUEST_FIELDS if (raw := getattr(doc, name)) is not UNSET}
     if not raws:
         return {}  # every key is "messages": given twice, each value was decoded and checked
+    if any(has_long_numbers(memoryview(raw)) for raw in raws.values()):
+        return None  # (integers past 64 bits: the usual way reads them exactly)
     try:
         values = {name: orjson.loads(memoryview(raw)) for name, raw in raws.items()}
     except orjson.JSONDecodeError:
@@ -189,8 +282,10 @@ def _request_fields(data: Any, doc: _Request) -> dict[str, Any] | None:
     return None if order is None else {name: values[name] for name in order}
 
 
-def as_dict(m: _Message) -> dict[str, Any]:
+def as_dict(m: Item) -> dict[str, Any]:
     """The message as the dict ``orjson`` would have made of it (keys in another order)."""
+    if type(m) is dict:
+        return m
     d: dict[str, Any] = {"role": m.role}
     content = m.content
     if type(content) is list:
@@ -255,6 +350,27 @@ def _calls(records: list[_Call]) -> tuple[ToolCall, ...] | None:
     return tuple(calls)
 
 
+def _declined(items: list[Item]) -> bool:
+    """Whether ``read`` will give up on a record (see there), found before it reads any: a
+    record whose keys the careful reader does not read are more than one, or hold calls."""
+    for m in items:
+        if type(m) is dict:
+            continue
+        role = m.role
+        if role == "assistant":  # (it reads calls and refusals)
+            if m.tool_call_id is not UNSET and m.annotations is not UNSET:
+                return True
+            continue
+        if m.tool_calls is not UNSET:
+            return True
+        kept = (m.refusal is not UNSET) + (m.annotations is not UNSET)
+        if role != "tool" and role != "function":
+            kept += m.tool_call_id is not UNSET
+        if kept > 1:
+            return True
+    return False
+
+
 def read(doc: Document, ctx: Context) -> list[Conversation] | None:
     """The conversation of a decoded file; what is not of the common shapes goes to the
     careful reader as the dict it would have had. None when a message would keep more than one
@@ -264,6 +380,8 @@ def read(doc: Document, ctx: Context) -> list[Conversation] | None:
         items, path, meta = doc, "$", {}
     else:
         items, path, meta = doc.messages, "$.messages", doc.meta
+    if any(type(m) is dict for m in items) and _declined(items):
+        return None  # (before the careful reader has warned of anything it reads)
     links = Links(lambda: ids_in([as_dict(m) for m in items]))
     careful = read_message
     unanswered = links.unanswered
@@ -271,6 +389,9 @@ def read(doc: Document, ctx: Context) -> list[Conversation] | None:
     out: list[Message] = []
     append = out.append
     for i, m in enumerate(items):
+        if type(m) is dict:  # off the common shapes: parsed by orjson, keys in the file's order
+            append(careful(m, ctx, f"{path}[{i}]", links))
+            continue
         role = m.role
         content = m.content
         if m.name is UNSET:

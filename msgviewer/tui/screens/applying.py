@@ -68,7 +68,7 @@ class ApplyingScreen(SavingScreen):
 
     def _row(self) -> Row | None:
         """The row to edit, or None (and the user told why) when editing is not possible."""
-        if self.session is None:
+        if self.session is None or self.still_loading():
             return None
         if self.saving:
             self.notify("Saving… edit again when it is done", timeout=2)
@@ -84,7 +84,7 @@ class ApplyingScreen(SavingScreen):
 
     def _row_any(self) -> Row | None:
         """Like ``_row`` but a conversation row will do."""
-        if self.saving or self.follower is not None:
+        if self.saving or self.follower is not None or self.loading_more:
             return self._row()
         return self.tree.current_row
 
@@ -121,6 +121,8 @@ class ApplyingScreen(SavingScreen):
         self, c: int, fn: edits.EditFn, label: str, focus: Focus | None = None
     ) -> Change | None:
         """Apply ``fn`` to conversation ``c`` as one undoable edit and show the result."""
+        if self.still_loading():
+            return None
         try:
             change = self.history.edit(c, fn, label)
         except edits.EditRefused as exc:

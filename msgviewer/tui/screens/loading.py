@@ -19,6 +19,7 @@ from textual.worker import get_current_worker
 from ...core.errors import MsgviewerError
 from ..model import fmt
 from ..model.loader import Cancelled, Follower, in_daemon_thread, load_session
+from ..model.progressive import ProgressiveLoad, Step, progressive
 from ..model.safe import printable
 from ..model.search import SearchIndex
 from ..model.session import Session
@@ -73,14 +74,25 @@ class LoadingScreen(EditingScreen):
         def load() -> Session:
             return load_session(self.paths, format=self.format, progress=progress, cancel=cancel)
 
+        shown = False
         try:
+            path = progressive(self.paths)  # (a regular file only: its reads never block)
+            if path is not None:  # a long log: its first screen while the rest is read
+                for step in ProgressiveLoad(path, self.format).steps(cancel):
+                    self.app.call_from_thread(self._stepped, step)
+                    shown = True
+                return
             # (in a thread of its own that the app can leave behind: a FIFO with no writer
             # blocks its open for ever, and the worker's thread must end for the app to)
             session = in_daemon_thread(load, cancel)
         except Cancelled:
             return
         except MsgviewerError as exc:
-            self.app.call_from_thread(self._failed, str(exc))
+            # (the start of a log stays on screen, to look at, if the whole cannot be read)
+            if shown:
+                self.app.call_from_thread(self._partial, str(exc), getattr(exc, "what", ""))
+            else:
+                self.app.call_from_thread(self._failed, str(exc))
             return
         except Exception as exc:  # the app shows any failure to read rather than dying
             self.app.call_from_thread(self._failed, f"{type(exc).__name__}: {exc}")
@@ -97,12 +109,14 @@ class LoadingScreen(EditingScreen):
 
     @property
     def loading(self) -> bool:
-        """Whether the files are still being read (no session yet, and no error)."""
-        return self.session is None and self.error is None
+        """Whether the files are still being read (no session yet, and no error; or only the
+        start of a long log, which cannot be edited yet)."""
+        return (self.session is None and self.error is None) or self.loading_more
 
     def _failed(self, error: str) -> None:
         self.error = error
         self._progress = ""
+        self.loading_more = False
         panes = self.query_one("#panes")
         panes.remove_children()
         text = Text()
@@ -117,7 +131,14 @@ class LoadingScreen(EditingScreen):
         self.sub_title = "load error"
         self.update_status()
 
-    def _loaded(self, session: Session) -> None:
+    def _partial(self, error: str, what: str) -> None:
+        """The whole file could not be read after its start was shown: keep that, say why
+        (``what``: the error without the file's name, for the status line)."""
+        count = fmt.plural(self.session.message_count if self.session else 0, "message")
+        self._set_progress(f"Only the first {count} shown: {what or error}")
+        self.notify(printable(error), severity="error", timeout=10)
+
+    def _loaded(self, session: Session, provisional: bool = False) -> None:
         session.prices = self.prices
         self.session = session
         self.model = TreeModel(session)
@@ -127,12 +148,42 @@ class LoadingScreen(EditingScreen):
         self.tree.focus()
         # Linking, linting and totals start once the first rows and details are on screen
         # (see _show_pending): started earlier, they hold the interpreter while those paint.
-        self._analysis_due = True
+        # The start of a file still being read waits for the whole.
+        self._analysis_due = not provisional
         self.sub_title = self._title()
-        if self.follow_on_load:
+        if self.follow_on_load and not provisional:
             self.follow_on_load = False
             self.action_follow()
         self.update_status()
+
+    def _stepped(self, step: Step) -> None:
+        """A progressive load went one step further: show what it has read so far."""
+        if self.error is not None:
+            return
+        self.loading_more = not step.done
+        if self.session is None:
+            self._loaded(step.session, provisional=not step.done)
+        else:
+            self._swap_in(step.session)
+            if step.done:
+                self.session.load_warnings = step.session.load_warnings
+                self.session.format = step.session.format
+                self.session.analysed = False
+                self.sub_title = self._title()
+                self._analyse()
+        if step.done:
+            self._set_progress("")
+            if self.follow_on_load:
+                self.follow_on_load = False
+                self.action_follow()
+        else:
+            import os
+
+            name = os.path.basename(step.session.path or "")
+            count = fmt.plural(step.session.message_count, "message")
+            self._set_progress(f"Reading {name}: {step.percent}% · {count} so far, more coming…")
+        if self.query_text:  # a search made meanwhile: its hits in what is read now
+            self._run_search(self.query_text, jump=False)
 
     def _title(self) -> str:
         session = self.session
@@ -194,6 +245,8 @@ class LoadingScreen(EditingScreen):
 
     def action_follow(self) -> None:
         """Start or stop following the file as it grows."""
+        if self.still_loading():
+            return
         if self.follower is None and self.has_unsaved():
             self.notify("Save or undo your edits before following the file", severity="warning")
             return
@@ -231,16 +284,24 @@ class LoadingScreen(EditingScreen):
         """A followed file changed: show its messages, keeping the reader's place."""
         if self.session is None or self.model is None:
             return
+        added = self._swap_in(new)
+        self.session.analysed = True
+        self.query_one(ProblemsPanel).set_problems(self.session)
+        if added > 0:
+            self.notify(f"{fmt.plural(added, 'new message')}", timeout=1.5)
+        self.edits_changed()  # the header's cost too
+
+    def _swap_in(self, new: Session) -> int:
+        """Show ``new``'s conversations in place of the session's, keeping the reader's place
+        (a cursor on the last row stays on the last row: it follows what arrives). Returns how
+        many messages that added."""
+        assert self.session is not None and self.model is not None
         tree = self.tree
-        rows = self.model.rows
-        at_end = tree.cursor >= len(rows) - 1
+        at_end = tree.cursor >= len(self.model.rows) - 1
         row = tree.current_row
         old_count = self.session.message_count
         self.session.convs = new.convs
-        self.session.analysed = True
-        if self.search_index is not None:
-            for c in range(len(new.convs)):
-                self.search_index.invalidate_from(c, 0)
+        self.search_index = SearchIndex(self.session)
         self.model.messages_changed()
         tree.labels = None
         if at_end:
@@ -248,11 +309,7 @@ class LoadingScreen(EditingScreen):
         else:
             pos = self.model.find(row, tree.cursor) if row else None
             tree.set_model(self.model, cursor=pos if pos is not None else tree.cursor)
-        self.query_one(ProblemsPanel).set_problems(self.session)
-        added = self.session.message_count - old_count
-        if added > 0:
-            self.notify(f"{fmt.plural(added, 'new message')}", timeout=1.5)
-        self.edits_changed()  # the header's cost too
+        return self.session.message_count - old_count
 
 
 class WorkerCancelled:

@@ -71,6 +71,8 @@ class SavingScreen(Screen[None]):
     session: Session | None
     saving = False
     """A save is running: edits wait for it."""
+    loading_more = False
+    """What is shown is the start of a file still being read: it can be looked at, not edited."""
 
     _history: EditHistory | None = None
 
@@ -129,13 +131,19 @@ class SavingScreen(Screen[None]):
             return
         self.start_save(SaveJob(docs[0], after=next_file))
 
+    def still_loading(self) -> bool:
+        """True (and the user told) while the file is still being read."""
+        if self.loading_more:
+            self.notify("The file is still loading: edit, save or follow it once it is read")
+        return self.loading_more
+
     def action_save_as(self) -> None:
-        if self.session is None or self.saving:
+        if self.session is None or self.saving or self.still_loading():
             return
         self._ask_target(self.history.document(self.current_conv()), export=False)
 
     def action_export(self) -> None:
-        if self.session is None or self.saving:
+        if self.session is None or self.saving or self.still_loading():
             return
         self._ask_target(self.history.document(self.current_conv()), export=True)
 

@@ -148,29 +148,81 @@ def test_an_agent_run_takes_the_typed_way(tmp_path: Path, monkeypatch: Any) -> N
     assert any(not isinstance(m.content, str) for m in conv.messages)  # images: careful reader
 
 
-def test_a_key_of_no_common_shape_goes_the_usual_way() -> None:
+def test_a_message_of_no_common_shape_is_read_the_usual_way_alone() -> None:
+    odd = {"role": "assistant", "content": "ok", "weight": 0}
+    doc = {"messages": [{"role": "user", "content": f"hi {i}"} for i in range(600)]}
+    doc["messages"][300] = odd
+    data = orjson.dumps(doc)
+    decoded = typed.decode(data)
+    assert decoded is not None
+    assert [m for m in decoded.messages if type(m) is dict] == [odd]  # only the odd one
+    [conv] = loads(data)
+    assert conv.messages[300].metadata == {"weight": 0}
+    assert [conv] == loads(orjson.loads(data))
+
+
+def _logged(every: int) -> bytes:
+    # As DeepSeek-style loggers write a history: an assistant's own usage and reasoning.
+    value = orjson.loads(_history(2_000))
+    assistants = [m for m in value["messages"] if m["role"] == "assistant"]
+    for m in assistants[::every]:
+        m["reasoning_content"] = "thinking it over"
+        m["usage"] = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+    return orjson.dumps(value)
+
+
+def test_a_few_messages_with_their_own_usage_keep_the_rest_typed(monkeypatch: Any) -> None:
+    data = _logged(every=20)
+    decoded = typed.decode(data)
+    assert decoded is not None
+    odd = [m for m in decoded.messages if type(m) is dict]
+    assert odd and len(odd) * 50 < len(decoded.messages)
+    assert all("reasoning_content" in m for m in odd)
+    typed_reads: list[Any] = []
+    read = typed.read
+    monkeypatch.setattr(typed, "read", lambda doc, ctx: typed_reads.append(doc) or read(doc, ctx))
+    convs = loads(data)
+    assert typed_reads and convs == loads(orjson.loads(data))
+
+
+def test_many_such_messages_go_the_usual_way() -> None:
+    data = _logged(every=1)  # (then the careful reader reads most messages either way)
+    assert typed.decode(data) is None
+    assert loads(data) == loads(orjson.loads(data))
+
+
+def test_an_integer_past_64_bits_in_an_odd_message_reads_exactly() -> None:
+    big = 123456789012345678901234567890
     doc = {
         "messages": [
-            {"role": "user", "content": "hi"},
-            {"role": "assistant", "content": "ok", "weight": 0},
+            {"role": "user", "content": "hi " * 10},
+            {"role": "assistant", "content": "ok", "usage": {"prompt_tokens": big}},
         ]
+        * 300
     }
-    data = orjson.dumps(doc)
-    assert typed.decode(data) is None
+    data = json.dumps(doc).encode()
     [conv] = loads(data)
-    assert conv.messages[1].metadata == {"weight": 0}
+    assert conv.messages[1].metadata == {"usage": {"prompt_tokens": big}}
+    assert [conv] == loads(_parsed(data))
 
 
 def test_another_formats_blocks_are_refused_at_once() -> None:
-    items = [
-        {"role": "user", "content": "hi"},
+    items = [{"role": "user", "content": f"hi {i}"} for i in range(19)]
+    items.append(
         {
             "role": "assistant",
             "content": [{"type": "tool_use", "id": "t", "name": "run", "input": {}}],
-        },
-    ]
-    assert typed.decode(orjson.dumps(items)) is None
+        }
+    )
+    seen: list[Any] = []
+    assert typed.decode(orjson.dumps(items), lambda s: seen.append(s) or False) is None
+    assert seen == [items]  # detection's sample, as the usual way would have parsed it
     assert loads(orjson.dumps(items))[0].format == "anthropic"
+
+
+def test_a_datasets_records_are_no_messages() -> None:
+    records = [{"messages": [{"role": "user", "content": "hi"}]}] * 3
+    assert typed.decode(orjson.dumps(records)) is None
 
 
 def test_detection_sees_what_it_would_have_seen() -> None:

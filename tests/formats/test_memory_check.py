@@ -1,0 +1,45 @@
+"""A file too large for the memory free is refused before it is read, in one line with the
+figures, rather than read until the system kills the process."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from msgviewer.formats import load, memory
+from msgviewer.formats.memory import TooLargeError, available_memory, check_fits
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "openai-chat-agent.json"
+
+
+def test_the_free_memory_is_known_here() -> None:
+    free = available_memory()
+    assert free is not None and free > 0
+
+
+def test_a_file_needing_more_than_is_free_is_refused_with_the_figures() -> None:
+    with pytest.raises(TooLargeError) as caught:
+        check_fits("big.jsonl", 6_000_000_000, available=8_000_000_000)
+    text = str(caught.value)
+    assert text.startswith("big.jsonl: too large to read whole here: 6.0 GB needs about 18.0 GB")
+    assert "8.0 GB is free" in text and memory.SKIP_ENV in text and "\n" not in text
+
+
+def test_a_file_that_fits_or_is_small_is_read() -> None:
+    check_fits("big.jsonl", 2_000_000_000, available=8_000_000_000)
+    check_fits("small.json", 1_000_000, available=1_000)  # under CHECK_FROM: no look
+
+
+def test_the_check_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(memory.SKIP_ENV, "1")
+    check_fits("big.jsonl", 6_000_000_000, available=8_000_000_000)
+
+
+def test_load_asks_before_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(memory, "CHECK_FROM", 0)
+    monkeypatch.setattr(memory, "available_memory", lambda: 1000)
+    with pytest.raises(TooLargeError, match=r"openai-chat-agent\.json: too large"):
+        load(SAMPLE)
+    monkeypatch.setattr(memory, "available_memory", lambda: 1 << 40)
+    assert load(SAMPLE)
