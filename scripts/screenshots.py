@@ -34,6 +34,8 @@ SHOTS: dict[str, tuple[str | tuple[str, str], list[str]]] = {
     "search": ("demo-agent-run.json", ["slash", *"utf-8", "enter", "n"]),
     "trim-preview": ("demo-agent-run.json", ["T", *"1500"]),
     "diff": (("diff-fixture.json", "diff-new-run.json"), ["n"]),
+    # The failing test run's output with the detail pane widened (> three times)
+    "wide-detail": ("demo-agent-run.json", ["colon", "6", "enter", *[">"] * 3]),
 }
 
 
