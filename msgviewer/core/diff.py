@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Sequence
+from itertools import repeat
 from typing import Any, Literal
 
 from ._frozen import value
@@ -153,12 +154,9 @@ def _equal_run(ma: Any, mb: Any, i: int, j: int, changes: list[Change]) -> tuple
             i += 1
             j += 1
         break
-    changes.extend(map(_same, range(start_i, i), range(start_j, j)))
+    # built by map in C: a Python frame per equal message cost a tenth of the whole diff
+    changes.extend(map(Change, repeat("same"), range(start_i, i), range(start_j, j)))
     return i, j
-
-
-def _same(i: int, j: int) -> Change:
-    return Change("same", i, j)
 
 
 def _resync(ma: Any, mb: Any, i: int, j: int) -> tuple[int, int] | None:
