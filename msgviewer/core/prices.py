@@ -70,6 +70,13 @@ def split_model(model: str) -> tuple[str | None, str]:
     return None, model
 
 
+# Shared by every pricer: the database's models and price periods live as long as the process
+# (a session browser makes a pricer per file: looking up and measuring again for each file cost
+# more than the pricing)
+_FOUND: dict[tuple[str, str | None], Any] = {}
+_RATES: dict[int, _LinearRates] = {}
+
+
 class Pricer:
     """Prices one message's usage at a time, remembering each model's lookup."""
 
@@ -78,7 +85,8 @@ class Pricer:
     ) -> None:
         self.provider = provider
         self.overrides = overrides or {}
-        self._found: dict[tuple[str, str | None], Any] = {}
+        self._found = _FOUND
+        self._rates = _RATES
 
     def price(
         self, usage: Usage, model: str, *, provider: str | None = None, when: float | None = None
@@ -96,13 +104,29 @@ class Pricer:
             return None
         provider_info, model_info = found
         stamp = datetime.fromtimestamp(when, timezone.utc) if when is not None else None
+        counts = _database_counts(usage)
+        fast = self._linear(model_info, stamp, counts)
+        if fast is not None:
+            return fast
         try:
             calc = model_info.calc_price(
-                _database_usage(usage), provider_info, genai_request_timestamp=stamp
+                _db_usage(counts), provider_info, genai_request_timestamp=stamp
             )
         except ValueError:  # counts the database finds inconsistent: not priced, not guessed
             return None
         return calc.total_price
+
+    def _linear(self, model_info: Any, stamp: datetime | None, counts: dict[str, int]) -> Any:
+        """The price of ``counts`` as rates times counts, where that is what the database
+        computes: the database is exact but costs ~60 us a call (a session browser pricing
+        every call of a thousand sessions). None: ask the database."""
+        if not counts.keys() <= _LINEAR_KEYS or not _consistent(counts):
+            return None
+        prices = model_info.get_prices(stamp or datetime.now(timezone.utc))
+        rates = self._rates.get(id(prices))
+        if rates is None:
+            rates = self._rates[id(prices)] = _LinearRates(prices)
+        return rates.price(counts)
 
     def override_for(self, model: str) -> PriceOverride | None:
         """The override that prices ``model`` (by its full or its bare name), if any."""
@@ -152,11 +176,98 @@ def _modalities(details: Any) -> dict[str, int]:
     return out
 
 
-def _database_usage(usage: Usage) -> Any:
-    """The database's usage: the normalised counts plus what only the provider's dict says
-    (one-hour cache writes, reasoning, audio and image tokens)."""
+_LINEAR_KEYS = frozenset(
+    {
+        "input_tokens",
+        "output_tokens",
+        "cache_read_tokens",
+        "cache_write_tokens",
+        "cache_write_1h_tokens",
+        "output_reasoning_tokens",
+    }
+)
+"""The counts priced by rates (audio and image tokens: always by the database)."""
+
+_STEP = 1000
+_PRICE_FIELDS = (
+    "input_mtok",
+    "output_mtok",
+    "cache_read_mtok",
+    "cache_write_mtok",
+    "cache_write_1h_mtok",
+)
+
+
+def _consistent(counts: dict[str, int]) -> bool:
+    """Cached tokens within the input, one-hour writes within the writes, reasoning within the
+    output: where the database's priced counts are linear in these."""
+    get = counts.get
+    return (
+        get("cache_read_tokens", 0) + get("cache_write_tokens", 0) <= get("input_tokens", 0)
+        and get("cache_write_1h_tokens", 0) <= get("cache_write_tokens", 0)
+        and get("output_reasoning_tokens", 0) <= get("output_tokens", 0)
+    )
+
+
+class _LinearRates:
+    """One price period's rate per count, measured with the database itself.
+
+    Below its first tier (prices that change with the input's size), a period's price is linear
+    in the counts: each rate is what ``_STEP`` more of that count costs the database, and the
+    rates are checked once against the database before they are trusted."""
+
+    def __init__(self, prices: Any) -> None:
+        from genai_prices.types import TieredPrices
+
+        starts = [
+            tier.start
+            for name in _PRICE_FIELDS
+            if isinstance(price := getattr(prices, name, None), TieredPrices)
+            for tier in price.tiers
+        ]
+        self.prices = prices  # kept alive: the pricers know it by its id
+        self.below = min(starts, default=None)
+        self.rates: dict[str, Any] | None = None
+        if self.below is not None and self.below <= 16 * _STEP:
+            return  # tiers too low to measure below: the database prices every call
+        try:
+            base = {"input_tokens": 8 * _STEP, "output_tokens": 8 * _STEP}
+            base |= {"cache_read_tokens": _STEP, "cache_write_tokens": 2 * _STEP}
+            base |= {"cache_write_1h_tokens": _STEP, "output_reasoning_tokens": _STEP}
+            at_base = _total(prices, base)
+            rates = {
+                k: (_total(prices, base | {k: base[k] + _STEP}) - at_base) / _STEP for k in base
+            }
+            check = {"input_tokens": 7919, "output_tokens": 613, "cache_read_tokens": 4001}
+            check |= {"cache_write_tokens": 1201, "cache_write_1h_tokens": 307}
+            check |= {"output_reasoning_tokens": 97}
+            if _total(prices, check) == sum(rates[k] * v for k, v in check.items()):
+                self.rates = rates
+        except (ValueError, TypeError):
+            pass  # a period the database will not price this way: it prices every call
+
+    def price(self, counts: dict[str, int]) -> Any:
+        rates = self.rates
+        if rates is None or (
+            self.below is not None and counts.get("input_tokens", 0) >= self.below
+        ):
+            return None
+        return sum(rates[k] * v for k, v in counts.items())
+
+
+def _total(prices: Any, counts: dict[str, int]) -> Any:
+    return prices.calc_price(_db_usage(counts))["total_price"]
+
+
+def _db_usage(counts: dict[str, int]) -> Any:
     from genai_prices import Usage as DbUsage
 
+    return DbUsage(**counts)
+
+
+def _database_counts(usage: Usage) -> dict[str, int]:
+    """The database's counts: the normalised counts plus what only the provider's dict says
+    (one-hour cache writes, reasoning, audio and image tokens); zeros left out."""
     extra = usage.extra
     counts = {
         "input_tokens": usage.input_tokens,
@@ -165,6 +276,32 @@ def _database_usage(usage: Usage) -> Any:
         "cache_write_tokens": usage.cache_write_tokens,
         "cache_write_1h_tokens": min(one_hour_writes(extra), usage.cache_write_tokens),
         "output_reasoning_tokens": min(usage.reasoning_tokens, usage.output_tokens),
+    }
+    if extra.keys() & _MEDIA_KEYS:
+        counts |= _media_counts(extra)
+    return {k: v for k, v in counts.items() if v}
+
+
+_MEDIA_KEYS = frozenset(
+    {
+        "prompt_tokens_details",
+        "completion_tokens_details",
+        "input_audio_tokens",
+        "output_audio_tokens",
+        "cache_audio_read_tokens",
+        "promptTokensDetails",
+        "candidatesTokensDetails",
+        "candidates_tokens_details",
+        "cacheTokensDetails",
+        "cache_tokens_details",
+    }
+)
+"""Where a provider's usage says audio or image tokens (most usages say none)."""
+
+
+def _media_counts(extra: dict[str, Any]) -> dict[str, int]:
+    """Audio and image tokens, as OpenAI, pydantic-ai and Gemini report them."""
+    counts = {
         # OpenAI (chat) and pydantic-ai name audio tokens
         "input_audio_tokens": _count(extra.get("prompt_tokens_details"), "audio_tokens")
         or _count(extra, "input_audio_tokens"),
@@ -183,7 +320,7 @@ def _database_usage(usage: Usage) -> Any:
     counts["output_audio_tokens"] = counts["output_audio_tokens"] or output.get("audio", 0)
     counts["output_image_tokens"] = output.get("image", 0)
     counts["cache_audio_read_tokens"] = counts["cache_audio_read_tokens"] or cached.get("audio", 0)
-    return DbUsage(**{k: v for k, v in counts.items() if v})
+    return counts
 
 
 def provider_for(fmt: str | None, model: str | None = None) -> str | None:
