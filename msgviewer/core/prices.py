@@ -74,7 +74,9 @@ def split_model(model: str) -> tuple[str | None, str]:
 # (a session browser makes a pricer per file: looking up and measuring again for each file cost
 # more than the pricing)
 _FOUND: dict[tuple[str, str | None], Any] = {}
+_RESOLVED: dict[tuple[str, str | None], Any] = {}
 _RATES: dict[int, _LinearRates] = {}
+_MISSING = object()
 
 
 class Pricer:
@@ -98,16 +100,41 @@ class Pricer:
         override = self.override_for(model)
         if override is not None:
             return override.price(usage)
-        prefix, bare = split_model(model)
-        found = self._lookup(bare, prefix or provider or self.provider)
+        found = self._resolve(model, provider)
         if found is None:
             return None
+        counts = _database_counts(usage)
+        rates = self._rates_at(found[1], when, counts)
+        if rates is not None:
+            return rates.times(counts)
+        return self._database(found, when, counts)
+
+    def rates_for(
+        self, usage: Usage, model: str, *, provider: str | None = None, when: float | None = None
+    ) -> tuple[_LinearRates, dict[str, int]] | None:
+        """The rates that price ``usage`` and the counts they multiply, where rates price it
+        (no override, a known model, below its tiers); None: ask ``price``."""
+        if self.overrides and self.override_for(model) is not None:
+            return None
+        found = self._resolve(model, provider)
+        if found is None:
+            return None
+        counts = _database_counts(usage)
+        rates = self._rates_at(found[1], when, counts)
+        return None if rates is None else (rates, counts)
+
+    def _resolve(self, model: str, provider: str | None) -> Any:
+        """The database's (provider, model) for a model name, or None."""
+        key = (model, provider or self.provider)
+        found = _RESOLVED.get(key, _MISSING)
+        if found is _MISSING:
+            prefix, bare = split_model(model)
+            found = _RESOLVED[key] = self._lookup(bare, prefix or key[1])
+        return found
+
+    def _database(self, found: Any, when: float | None, counts: dict[str, int]) -> Any:
         provider_info, model_info = found
         stamp = datetime.fromtimestamp(when, timezone.utc) if when is not None else None
-        counts = _database_counts(usage)
-        fast = self._linear(model_info, stamp, counts)
-        if fast is not None:
-            return fast
         try:
             calc = model_info.calc_price(
                 _db_usage(counts), provider_info, genai_request_timestamp=stamp
@@ -116,17 +143,20 @@ class Pricer:
             return None
         return calc.total_price
 
-    def _linear(self, model_info: Any, stamp: datetime | None, counts: dict[str, int]) -> Any:
-        """The price of ``counts`` as rates times counts, where that is what the database
+    def _rates_at(
+        self, model_info: Any, when: float | None, counts: dict[str, int]
+    ) -> _LinearRates | None:
+        """The rates that price ``counts`` at ``when``, where that is what the database
         computes: the database is exact but costs ~60 us a call (a session browser pricing
         every call of a thousand sessions). None: ask the database."""
         if not counts.keys() <= _LINEAR_KEYS or not _consistent(counts):
             return None
+        stamp = datetime.fromtimestamp(when, timezone.utc) if when is not None else None
         prices = model_info.get_prices(stamp or datetime.now(timezone.utc))
         rates = self._rates.get(id(prices))
         if rates is None:
             rates = self._rates[id(prices)] = _LinearRates(prices)
-        return rates.price(counts)
+        return rates if rates.prices_call(counts) else None
 
     def override_for(self, model: str) -> PriceOverride | None:
         """The override that prices ``model`` (by its full or its bare name), if any."""
@@ -246,13 +276,53 @@ class _LinearRates:
         except (ValueError, TypeError):
             pass  # a period the database will not price this way: it prices every call
 
-    def price(self, counts: dict[str, int]) -> Any:
+    def prices_call(self, counts: dict[str, int]) -> bool:
+        """Whether the rates price a call of these counts (measured, and below the tiers)."""
+        return self.rates is not None and (
+            self.below is None or counts.get("input_tokens", 0) < self.below
+        )
+
+    def times(self, counts: dict[str, int]) -> Decimal:
+        """The rates times ``counts``: one call's, or the sum of calls it prices one by one."""
         rates = self.rates
-        if rates is None or (
-            self.below is not None and counts.get("input_tokens", 0) >= self.below
-        ):
-            return None
-        return sum(rates[k] * v for k, v in counts.items())
+        assert rates is not None
+        return sum((rates[k] * v for k, v in counts.items()), Decimal(0))
+
+
+class PriceTotal:
+    """The summed price of many calls: those rates price are summed as counts and multiplied
+    once at the end (a product of decimals for each call cost more than the rest of pricing
+    it); the others are priced one by one."""
+
+    def __init__(self, pricer: Pricer) -> None:
+        self.pricer = pricer
+        self.dollars = Decimal(0)
+        self._sums: dict[int, tuple[_LinearRates, dict[str, int]]] = {}
+
+    def add(
+        self, usage: Usage, model: str, *, provider: str | None = None, when: float | None = None
+    ) -> bool:
+        """Add one call; False when the model has no known price (nothing is added)."""
+        fast = self.pricer.rates_for(usage, model, provider=provider, when=when)
+        if fast is None:
+            dollars = self.pricer.price(usage, model, provider=provider, when=when)
+            if dollars is None:
+                return False
+            self.dollars += dollars
+            return True
+        rates, counts = fast
+        entry = self._sums.get(id(rates))
+        if entry is None:
+            entry = self._sums[id(rates)] = (rates, dict.fromkeys(_LINEAR_KEYS, 0))
+        sums = entry[1]
+        for k, v in counts.items():
+            sums[k] += v
+        return True
+
+    def total(self) -> Decimal:
+        return self.dollars + sum(
+            (rates.times(sums) for rates, sums in self._sums.values()), Decimal(0)
+        )
 
 
 def _total(prices: Any, counts: dict[str, int]) -> Any:
@@ -336,6 +406,7 @@ def provider_for(fmt: str | None, model: str | None = None) -> str | None:
 __all__ = [
     "FORMAT_PROVIDERS",
     "PriceOverride",
+    "PriceTotal",
     "Pricer",
     "one_hour_writes",
     "provider_for",

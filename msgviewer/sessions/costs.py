@@ -10,11 +10,10 @@ priced from its sums; any other model's dollars are the cached ones.
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from ..core.cost import UNKNOWN_MODEL
-from ..core.prices import PriceOverride, Pricer, one_hour_writes, provider_for
+from ..core.prices import PriceOverride, Pricer, PriceTotal, one_hour_writes, provider_for
 from ..core.usage import Usage
 from .summary import Summary
 
@@ -29,7 +28,7 @@ class CostTally:
     def __init__(self, fmt: str) -> None:
         self.pricer = Pricer(provider=provider_for(fmt))
         self.usage: dict[str, dict[str, int]] = {}
-        self.dollars: dict[str, Decimal] = {}
+        self.dollars: dict[str, PriceTotal] = {}
         self.unpriced: dict[str, None] = {}
 
     def add(self, model: Any, usage: Usage | None, when: float | None = None) -> None:
@@ -46,15 +45,16 @@ class CostTally:
         counts["reasoning"] += usage.reasoning_tokens
         if name in self.unpriced:  # as core.cost: a model without a price stays without
             return
-        dollars = self.pricer.price(usage, name, when=when)
-        if dollars is None:
+        total = self.dollars.get(name)
+        if total is None:
+            total = self.dollars[name] = PriceTotal(self.pricer)
+        if not total.add(usage, name, when=when):
             self.unpriced[name] = None
-        else:
-            self.dollars[name] = self.dollars.get(name, Decimal(0)) + dollars
+            del self.dollars[name]
 
     def into(self, s: Summary) -> None:
         s.usage_by_model = self.usage
-        s.cost_by_model = {m: float(d) for m, d in self.dollars.items()}
+        s.cost_by_model = {m: float(d.total()) for m, d in self.dollars.items()}
         s.unpriced_models = list(self.unpriced)
 
 

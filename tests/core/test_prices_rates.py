@@ -83,3 +83,29 @@ def test_rates_are_per_price_period() -> None:
         when = datetime(year, 6, 1, tzinfo=timezone.utc).timestamp()
         expected = _database("claude-3-5-haiku-latest", "anthropic", usage, when)
         assert pricer.price(usage, "claude-3-5-haiku-latest", when=when) == expected
+
+
+@pytest.mark.parametrize(("model", "provider"), MODELS)
+def test_a_total_of_many_calls_is_the_sum_of_their_prices(model: str, provider: str) -> None:
+    """Summed as counts and multiplied once, or priced one by one past a tier: the same total
+    as the database's price of each call, added up."""
+    from msgviewer.core.prices import PriceTotal
+
+    rng = random.Random(f"total {model}")
+    total = PriceTotal(Pricer(provider=provider))
+    expected = 0
+    for day in range(1, 29):
+        when = datetime(2025, 10, day, tzinfo=timezone.utc).timestamp()
+        for _ in range(10):
+            usage = _usage(rng)
+            assert total.add(usage, model, when=when)
+            expected += _database(model, provider, usage, when)
+    assert total.total() == expected
+
+
+def test_a_total_of_an_unknown_model_adds_nothing() -> None:
+    from msgviewer.core.prices import PriceTotal
+
+    total = PriceTotal(Pricer(provider="openai"))
+    assert not total.add(Usage(input_tokens=10, output_tokens=5), "no-such-model-xyz")
+    assert total.total() == 0
