@@ -70,7 +70,6 @@ class MsgViewerApp(App[int]):
         if images:
             from .widgets.picture import prepare
 
-            # now, before Textual has the terminal: textual-image asks it about itself
             self.images = prepare()
         self.session: Session | None = None
         """The session the app opened on (its conversations carry the edits)."""
@@ -222,8 +221,6 @@ class MsgViewerApp(App[int]):
         """Draw image blocks in the detail pane, or show only their facts."""
         from .widgets.picture import prepare
 
-        # (turned on while running: textual-image may ask the terminal now; it was asked at
-        # start unless started with --no-images)
         self.images = not self.images and prepare()
         with contextlib.suppress(StopIteration):  # (no working screen: the setting alone)
             self.main_screen.detail.refresh_content()

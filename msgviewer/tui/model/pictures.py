@@ -39,8 +39,8 @@ def decode(block: Any) -> Picture:
     """``block``'s image decoded and shrunk; a ``Picture`` with an error if it will not decode."""
     try:
         from PIL import Image
-    except ImportError:  # (Pillow comes with textual-image)
-        return Picture(error="images are drawn with textual-image, which is not installed")
+    except ImportError:  # (a dependency, but a distribution may leave it out)
+        return Picture(error="images are drawn with Pillow, which is not installed")
     try:
         raw = base64.b64decode(block.data, validate=False)
     except (binascii.Error, ValueError):

@@ -1,38 +1,28 @@
-"""An image drawn as half blocks (textual-image's ``HalfcellImage``) inside the detail pane.
+"""An image drawn as half blocks inside the detail pane.
 
-The pane draws its lines itself from Rich renderables, so an image has to be one: the half
-block renderer gives coloured ``▀`` cells, which scroll, select and crop like text in every
-terminal. (textual-image's Kitty and Sixel renderers need a widget of their own, placed where
-the terminal draws the picture: they do not fit lines drawn by a ``ScrollView``.)
-
-``prepare()`` must run before the app starts: importing textual-image asks the terminal what
-it can do and how big its cells are, which it cannot once Textual reads the terminal.
+The pane draws its lines itself from Rich renderables, so an image has to be one: each cell is
+a ``▀`` whose colour is the upper pixel and whose background the lower one, so the picture
+scrolls, selects and crops like text in every terminal, and nothing asks the terminal about
+itself. (Kitty and Sixel pictures need a widget of their own, placed where the terminal draws
+them: they do not fit lines drawn by a ``ScrollView``.) Pillow scales the picture.
 """
 
 from __future__ import annotations
 
-import logging
+import importlib.util
 from typing import Any
 
 from rich.console import Console, ConsoleOptions, RenderResult
+from rich.segment import Segment
+from rich.style import Style
 
 from ..model.pictures import MAX_ROWS, cells
 
 
 def prepare() -> bool:
-    """Load textual-image while the terminal is still free to answer; False if it is missing."""
-    # A terminal that does not answer its queries is not an error worth a traceback on the
-    # user's screen (textual-image logs one as a warning): the image is drawn all the same.
-    logging.getLogger("textual_image").addHandler(logging.NullHandler())
-    logging.getLogger("textual_image").propagate = False
-    try:
-        import textual_image.renderable  # noqa: F401  (detects the terminal at import)
-        from textual_image._terminal import get_cell_size
-
-        get_cell_size()  # (cached: drawing asks again, when the terminal is Textual's)
-    except Exception:  # missing, or a terminal that would not answer: facts only, no image
-        return False
-    return True
+    """Whether pictures can be drawn: Pillow is there to decode and scale them (found, not
+    imported: a worker imports it with the first picture, not the app's start)."""
+    return importlib.util.find_spec("PIL") is not None
 
 
 class PictureLines:
@@ -43,10 +33,17 @@ class PictureLines:
         self.image = image
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        from textual_image.renderable.halfcell import Image as HalfcellImage
-
         columns, rows = cells(*self.image.size, options.max_width, MAX_ROWS)
-        if columns:
-            yield from HalfcellImage(self.image, width=columns, height=rows).__rich_console__(
-                console, options
-            )
+        if not columns:
+            return
+        scaled = self.image.convert("RGB").resize((columns, rows * 2))
+        pixels = scaled.load()
+        for y in range(0, rows * 2, 2):
+            for x in range(columns):
+                upper, lower = pixels[x, y], pixels[x, y + 1]
+                yield Segment("▀", Style(color=_rgb(upper), bgcolor=_rgb(lower)))
+            yield Segment.line()
+
+
+def _rgb(pixel: tuple[int, int, int]) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*pixel)
