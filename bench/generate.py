@@ -31,7 +31,7 @@ from msgviewer import (
     dumps,
 )
 
-_WORDS = [
+WORDS = [
     "the",
     "agent",
     "reads",
@@ -94,7 +94,7 @@ def _text(rng: random.Random, chars: int) -> str:
     words: list[str] = []
     size = 0
     while size < chars:
-        word = rng.choice(_WORDS)
+        word = rng.choice(WORDS)
         words.append(word)
         size += len(word) + 1
         if rng.random() < 0.08:
@@ -121,7 +121,7 @@ def generate(n: int, seed: int = 0) -> list[Message]:
             ToolCall(
                 f"call_{len(messages)}_{k}",
                 rng.choice(_TOOLS),
-                {"path": f"src/{rng.choice(_WORDS)}.py", "query": _text(rng, 30), "limit": k + 1},
+                {"path": f"src/{rng.choice(WORDS)}.py", "query": _text(rng, 30), "limit": k + 1},
             )
             for k in range(rng.choice((0, 1, 1, 2, 3)))
         )
@@ -171,7 +171,7 @@ def parallel_calls(n: int, seed: int = 0) -> list[Message]:
         ToolCall(
             f"call_{k}",
             rng.choice(_TOOLS),
-            {"path": f"src/{rng.choice(_WORDS)}_{k}.py", "query": _text(rng, 24)},
+            {"path": f"src/{rng.choice(WORDS)}_{k}.py", "query": _text(rng, 24)},
         )
         for k in range(n)
     )

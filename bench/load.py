@@ -38,8 +38,21 @@ from msgviewer import load
 
 FORMATS_TIMED = {"msgviewer": 1.3, "openai-chat": 1.3, "anthropic": 1.6, "claude-code": 1.6}
 
+
 # Peak is the process's VmHWM: ru_maxrss would count the parent's memory (Linux carries the
 # high-water mark of the forking process across exec).
+def memory_of(path: Path) -> tuple[int, int]:
+    """Bytes a fresh process keeps after loading ``path``, and its peak while loading."""
+    out = subprocess.run(
+        [sys.executable, "-c", _MEMORY_PROBE, str(path), str(Path(__file__).parents[1])],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    retained, peak = (int(x) for x in out)
+    return retained, peak
+
+
 _MEMORY_PROBE = """
 import gc, sys
 sys.path.insert(0, sys.argv[2])
@@ -116,13 +129,7 @@ def main() -> int:
         path = data_file(n, fmt)
         if path is None:
             continue
-        out = subprocess.run(
-            [sys.executable, "-c", _MEMORY_PROBE, str(path), str(Path(__file__).parents[1])],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.split()
-        retained, peak = (int(x) for x in out)
+        retained, peak = memory_of(path)
         size = path.stat().st_size
         figure(f"memory {fmt} {n:,} msgs retained / file size", retained / size, 2.0)
         figure(f"memory {fmt} {n:,} msgs peak / file size", peak / size, 4.0)

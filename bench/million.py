@@ -22,7 +22,6 @@ import argparse
 import gc
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -65,18 +64,12 @@ def _load(n: int, rounds: int) -> None:
 
 
 def _memory(n: int) -> None:
-    from bench.load import _MEMORY_PROBE
+    from bench.load import memory_of
 
     for fmt in FORMATS:
         path = data_file(n, fmt)
         assert path is not None
-        out = subprocess.run(
-            [sys.executable, "-c", _MEMORY_PROBE, str(path), str(ROOT)],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.split()
-        retained, peak = (int(x) for x in out)
+        retained, peak = memory_of(path)
         size = path.stat().st_size
         figure(f"memory {fmt} {n:,} msgs retained / file size", retained / size, 1.5)
         figure(f"memory {fmt} {n:,} msgs peak / file size", peak / size, 2.5)

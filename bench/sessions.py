@@ -29,47 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench._common import figure, summary  # noqa: E402
+from bench.generate import WORDS  # noqa: E402
 
-WORDS = [
-    "the",
-    "agent",
-    "reads",
-    "file",
-    "config",
-    "module",
-    "test",
-    "error",
-    "value",
-    "request",
-    "response",
-    "cache",
-    "token",
-    "function",
-    "call",
-    "result",
-    "search",
-    "query",
-    "index",
-    "build",
-    "deploy",
-    "check",
-    "parse",
-    "render",
-    "stream",
-    "context",
-    "model",
-    "commit",
-    "branch",
-    "diff",
-    "patch",
-    "shell",
-    "output",
-    "path",
-    "line",
-    "import",
-    "class",
-    "return",
-]
 RARE = "quetzalcoatl"
 
 
