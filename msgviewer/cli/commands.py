@@ -8,8 +8,7 @@ from collections.abc import Callable, Sequence
 
 import orjson
 
-from ..core.errors import MsgviewerError
-from ..core.message import Message, normalize_role
+from ..core.message import Message
 from ..core.safetext import inert_json, visible
 from ..formats import (
     FORMATS,
@@ -23,6 +22,7 @@ from ..formats.io import read_bytes
 from .common import (
     EXIT_OK,
     EXIT_PROBLEMS,
+    add_color,
     add_input,
     add_output,
     conversation_label,
@@ -30,6 +30,8 @@ from .common import (
     output_format,
     read_input,
     reported_warnings,
+    role_arg,
+    wants_colour,
     write_output,
 )
 from .diff import cmd_diff
@@ -76,13 +78,6 @@ def cmd_convert(argv: Sequence[str]) -> int:
 # -- trim --------------------------------------------------------------------------------
 
 
-def _role(value: str) -> str:
-    try:
-        return normalize_role(value)
-    except MsgviewerError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
 def cmd_trim(argv: Sequence[str]) -> int:
     parser = new_parser(
         "trim",
@@ -95,8 +90,8 @@ def cmd_trim(argv: Sequence[str]) -> int:
     parser.add_argument("--max-tokens", type=int, required=True, help="token budget (>= 0)")
     parser.add_argument("--strategy", choices=("first", "last"), default="last")
     parser.add_argument("--include-system", action="store_true", help="keep the system message")
-    parser.add_argument("--start-on", type=_role, help="the kept part starts on this role")
-    parser.add_argument("--end-on", type=_role, help="the kept part ends on this role")
+    parser.add_argument("--start-on", type=role_arg, help="the kept part starts on this role")
+    parser.add_argument("--end-on", type=role_arg, help="the kept part ends on this role")
     parser.add_argument("--allow-partial", action="store_true", help="split the edge message")
     pairs = parser.add_mutually_exclusive_group()
     pairs.add_argument(
@@ -262,15 +257,13 @@ def cmd_print(argv: Sequence[str]) -> int:
         "msgviewer print --color always session.jsonl | less -R",
     )
     add_input(parser)
-    parser.add_argument(
-        "--color", choices=("auto", "always", "never"), default="auto", help="colour output"
-    )
+    add_color(parser)
     args = parser.parse_args(argv)
     from .transcript import print_transcript
 
     with reported_warnings():
         conversations = read_input(args)
-    colour = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+    colour = wants_colour(args)
     print_transcript(conversations, colour=colour)
     return EXIT_OK
 

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import NoReturn
 
-from ..core.errors import FormatError, WriteError
+from ..core.errors import FormatError, MsgviewerError, WriteError
+from ..core.message import normalize_role
 from ..core.safetext import visible
 from ..formats import (
     Conversation,
@@ -52,6 +53,15 @@ def new_parser(name: str, description: str, example: str) -> argparse.ArgumentPa
     )
 
 
+def role_arg(value: str) -> str:
+    """An argparse ``type`` for a role (``human`` is ``user``...): argparse's one-line error if
+    it is not one."""
+    try:
+        return normalize_role(value)
+    except MsgviewerError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def add_input(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="conversation file; - reads standard input")
     parser.add_argument(
@@ -66,6 +76,17 @@ def add_prices(parser: argparse.ArgumentParser) -> None:
         help='TOML file of [models."NAME"] rates (input, output, cache_read, cache_write per '
         "million tokens) overriding or adding prices; default: $MSGVIEWER_PRICES",
     )
+
+
+def add_color(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--color", choices=("auto", "always", "never"), default="auto", help="colour output"
+    )
+
+
+def wants_colour(args: argparse.Namespace) -> bool:
+    """``--color``: always, never, or (auto) when stdout is a terminal."""
+    return args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
 
 
 def add_output(parser: argparse.ArgumentParser) -> None:

@@ -9,7 +9,6 @@ two are the same, 1 when they differ, 2 on bad usage or unreadable input.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator, Sequence
 
 from ..core.diff import Change, HistoryDiff, diff
@@ -19,7 +18,16 @@ from ..core.message import Message
 from ..core.safetext import inert_json, one_line, visible
 from ..formats import Conversation, load
 from ..formats.io import json_bytes
-from .common import EXIT_OK, EXIT_PROBLEMS, new_parser, reported_warnings, write_output
+from .common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    add_color,
+    new_parser,
+    reported_warnings,
+    wants_colour,
+    write_output,
+)
+from .transcript import print_segments
 
 STYLES = {
     "removed": "red",
@@ -60,9 +68,7 @@ def cmd_diff(argv: Sequence[str]) -> int:
         metavar="N",
         help="compare the N-th conversation of each file (default 1)",
     )
-    parser.add_argument(
-        "--color", choices=("auto", "always", "never"), default="auto", help="colour output"
-    )
+    add_color(parser)
     args = parser.parse_args(argv)
     if args.a == "-" and args.b == "-":
         parser.error("only one side can be - (standard input is read once)")
@@ -88,7 +94,7 @@ def cmd_diff(argv: Sequence[str]) -> int:
     elif args.stat:
         print(stat_line(result))
     else:
-        colour = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+        colour = wants_colour(args)
         _print(report(result, a.messages, b.messages, _name(args.a), _name(args.b)), colour)
     return EXIT_OK if result.same else EXIT_PROBLEMS
 
@@ -147,19 +153,4 @@ def _change(change: Change, a: Sequence[Message], b: Sequence[Message]) -> Itera
 
 
 def _print(segments: Iterator[Segment], colour: bool) -> None:
-    if not colour:
-        out = sys.stdout
-        for _, text in segments:
-            out.write(text)
-        out.flush()
-        return
-    from rich.console import Console
-    from rich.text import Text
-
-    console = Console(
-        highlight=False, markup=False, emoji=False, soft_wrap=True, force_terminal=True
-    )
-    text = Text()
-    for style, chunk in segments:
-        text.append(chunk, style=STYLES.get(style) or None)
-    console.print(text, end="")
+    print_segments(((STYLES.get(style, ""), text) for style, text in segments), colour=colour)

@@ -12,14 +12,20 @@ from collections.abc import Sequence
 import orjson
 
 from ..core.cost import format_usd
-from ..core.errors import MsgviewerError
-from ..core.message import normalize_role
 from ..core.prices import PriceOverride
 from ..core.safetext import inert_json, visible
 from ..formats.prices import ENV_VAR, prices_from
 from ..sessions import Matcher, Summary, grep, list_sessions, roots_of, session_files
 from ..sessions.costs import session_cost
-from .common import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, add_prices, new_parser, write_output
+from .common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    add_prices,
+    new_parser,
+    role_arg,
+    write_output,
+)
 
 PLACES = (
     "With no folder: ~/.claude/projects, $CODEX_HOME/sessions (~/.codex/sessions), "
@@ -152,13 +158,6 @@ def table(
 # -- grep --------------------------------------------------------------------------------
 
 
-def _role(value: str) -> str:
-    try:
-        return normalize_role(value)
-    except MsgviewerError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
 def cmd_grep(argv: Sequence[str]) -> int:
     parser = new_parser(
         "grep",
@@ -171,7 +170,7 @@ def cmd_grep(argv: Sequence[str]) -> int:
     parser.add_argument("dirs", nargs="*", metavar="DIR", help="folders (or files) to look in")
     parser.add_argument("-i", "--ignore-case", action="store_true", help="ignore case")
     parser.add_argument("--regex", action="store_true", help="PATTERN is a regular expression")
-    parser.add_argument("--role", type=_role, help="only messages of this role")
+    parser.add_argument("--role", type=role_arg, help="only messages of this role")
     parser.add_argument("--tool", metavar="NAME", help="only calls of this tool and their results")
     parser.add_argument("--json", action="store_true", help="a JSON list instead of lines")
     args = parser.parse_args(argv)

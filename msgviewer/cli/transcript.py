@@ -7,7 +7,7 @@ the segments to rich as ``Text`` (never as markup), so content is shown exactly 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import orjson
@@ -158,9 +158,14 @@ def segments(conversations: Sequence[Conversation]) -> Iterator[Segment]:
 
 def print_transcript(conversations: Sequence[Conversation], *, colour: bool) -> None:
     """Write the transcript to stdout, in colour or as plain text."""
+    print_segments(segments(conversations), colour=colour)
+
+
+def print_segments(segments: Iterable[Segment], *, colour: bool) -> None:
+    """Write (rich style, text) segments to stdout, in colour or as plain text."""
     if not colour:
         out = sys.stdout
-        for _, text in segments(conversations):
+        for _, text in segments:
             out.write(text)
         out.flush()
         return
@@ -172,6 +177,6 @@ def print_transcript(conversations: Sequence[Conversation], *, colour: bool) -> 
         highlight=False, markup=False, emoji=False, soft_wrap=True, force_terminal=True
     )
     text = Text()
-    for style, chunk in segments(conversations):
+    for style, chunk in segments:
         text.append(chunk, style=style or None)
     console.print(text, end="")
