@@ -13,15 +13,13 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...formats import Format, all_formats
 from ..model.safe import printable
-from .once import DismissOnce
+from .once import ApplyOrCancel
 
 
 def writable_formats(*, readable: bool) -> list[Format]:
@@ -51,11 +49,8 @@ def path_for(path: str, fmt: Format, *, tagged: bool = False) -> str:
     return stem + (f".{fmt.name}" if tagged else "") + extension_for(fmt)
 
 
-class ExportScreen(DismissOnce, ModalScreen[tuple[str, str] | None]):
+class ExportScreen(ApplyOrCancel[tuple[str, str] | None]):
     """A format list and a file name; enter in the name (or Write) answers, escape cancels."""
-
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
-    """Escape closes the dialog without writing."""
 
     DEFAULT_CSS = """
     ExportScreen {
@@ -157,26 +152,15 @@ class ExportScreen(DismissOnce, ModalScreen[tuple[str, str] | None]):
         # enter on a format writes, as the dialog says (the name is there, ready, below)
         if event.option.id is not None and event.option.id != self.format:
             self._format_changed(event)  # type: ignore[arg-type]
-        self._answer()
+        self.action_apply()
 
     @on(Input.Submitted, "#path")
     def _submitted(self) -> None:
-        self._answer()
+        self.action_apply()
 
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "write":
-            self._answer()
-        else:
-            self.dismiss(None)
-
-    def _answer(self) -> None:
+    def action_apply(self) -> None:
         path = self.query_one("#path", Input).value.strip()
         if not path:
             self.notify("Give a file name", severity="warning")
             return
         self.dismiss((os.path.expanduser(path), self.format))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

@@ -19,7 +19,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -27,7 +26,7 @@ from ...core.message import Message
 from ...core.redact import Finding, Placeholders, Redactor
 from ...document.secrets import SecretDetector
 from ..model.safe import printable
-from .once import DismissOnce
+from .once import ApplyOrCancel
 
 
 def detector_for(literal: str, pattern: str, emails: bool) -> SecretDetector:
@@ -49,13 +48,10 @@ def _hint(secret: str) -> str:
     return f"{head}… ({len(secret)} characters)"
 
 
-class RedactScreen(DismissOnce, ModalScreen[SecretDetector | None]):
+class RedactScreen(ApplyOrCancel[SecretDetector | None]):
     """Options, the list of hits, Redact or Cancel; answers the detector to apply."""
 
-    BINDINGS = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("ctrl+s", "apply", "Redact", priority=True),
-    ]
+    BINDINGS = [Binding("ctrl+s", "apply", "Redact", priority=True)]
     """Redact every hit listed (one undoable edit) or cancel."""
 
     DEFAULT_CSS = """
@@ -181,17 +177,6 @@ class RedactScreen(DismissOnce, ModalScreen[SecretDetector | None]):
         self.query_one("#summary", Static).update(summary)
         self.query_one("#apply", Button).disabled = not found
 
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "apply":
-            self.action_apply()
-        else:
-            self.action_cancel()
-
     def action_apply(self) -> None:
         if self.detector is not None and self.findings:
             self.dismiss(self.detector)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

@@ -15,14 +15,13 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Static
 
 from ...core.errors import MsgviewerError
 from ...core.message import Message
 from ...core.tokens import count_tokens_approximately
 from ...core.trim import trim
-from .once import DismissOnce
+from .once import ApplyOrCancel
 
 Preview = Callable[[frozenset[int] | None], None]
 """Told the indexes of the messages that would go (None: no preview)."""
@@ -35,13 +34,10 @@ def default_budget(tokens: int) -> int:
     return max(step, half // step * step)
 
 
-class TrimScreen(DismissOnce, ModalScreen[dict[str, Any] | None]):
+class TrimScreen(ApplyOrCancel[dict[str, Any] | None]):
     """Budget, strategy and options; the tree behind marks what would go."""
 
-    BINDINGS = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("ctrl+s", "apply", "Apply", priority=True),
-    ]
+    BINDINGS = [Binding("ctrl+s", "apply", "Apply", priority=True)]
     """Apply the trim (one undoable edit) or cancel it."""
 
     DEFAULT_CSS = """
@@ -180,14 +176,6 @@ class TrimScreen(DismissOnce, ModalScreen[dict[str, Any] | None]):
 
     # -- answers ------------------------------------------------------------------------------
 
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "apply":
-            self.action_apply()
-        else:
-            self.action_cancel()
-
     @on(Input.Submitted)
     def _submitted(self) -> None:
         self.action_apply()
@@ -198,6 +186,3 @@ class TrimScreen(DismissOnce, ModalScreen[dict[str, Any] | None]):
             self._show(None)
             return
         self.dismiss(options)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
