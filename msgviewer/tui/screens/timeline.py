@@ -7,20 +7,16 @@ a file without timestamps says so.
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
-from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Static
 
-from ..model.session import Session
 from ..model.timeline import time_summary, timeline_rows
 from ..widgets.timeline_chart import TimelineChart
-from .once import DismissOnce
+from .chart_screen import ChartScreen
 
 
-class TimelineScreen(DismissOnce, Screen[tuple[int, int] | None]):
+class TimelineScreen(ChartScreen):
     """Turns as model and tool time; enter on a turn or a step returns to the tree there."""
 
     BINDINGS = [
@@ -37,46 +33,19 @@ class TimelineScreen(DismissOnce, Screen[tuple[int, int] | None]):
     }
     """
 
-    def __init__(self, session: Session, conv: int = 0) -> None:
-        super().__init__()
-        self.session = session
-        self.conv = conv
+    SUB_TITLE = "timeline"
+    BODY_ID = "timeline-body"
 
-    def compose(self) -> ComposeResult:
-        yield Header(show_clock=False, icon="◆")
+    def body(self) -> ComposeResult:
         timing = self.session.convs[self.conv].timing if self.session.convs else None
-        with Vertical(id="timeline-body"):
-            if not self.session.analysed:
-                yield Static("The times are still being worked out…", classes="caption")
-            elif timing is None:
-                yield Static("No timeline: this file keeps no timestamps.", classes="caption")
-            else:
-                summary = Text()
-                summary.append("Time: ", style="bold")
-                summary.append(time_summary(timing))
-                yield Static(summary, id="time-summary")
-                yield TimelineChart(timeline_rows(timing), id="timeline")
-                yield Static(id="legend", classes="caption")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.sub_title = "timeline"
-        self._focus_chart()
-
-    async def refresh_totals(self) -> None:
-        """Build the view again: the analysis arrived after it opened."""
-        await self.recompose()
-        self._focus_chart()
-
-    def _focus_chart(self) -> None:
-        chart = self.query(TimelineChart)
-        if chart:
-            chart.first().focus()
-            self.query_one("#legend", Static).update(chart.first().legend())
-
-    @on(TimelineChart.Chosen)
-    def _chosen(self, event: TimelineChart.Chosen) -> None:
-        self.dismiss((self.conv, event.index))
-
-    def action_close(self) -> None:
-        self.dismiss(None)
+        if not self.session.analysed:
+            yield Static("The times are still being worked out…", classes="caption")
+        elif timing is None:
+            yield Static("No timeline: this file keeps no timestamps.", classes="caption")
+        else:
+            summary = Text()
+            summary.append("Time: ", style="bold")
+            summary.append(time_summary(timing))
+            yield Static(summary, id="time-summary")
+            yield TimelineChart(timeline_rows(timing), id="timeline")
+            yield Static(id="legend", classes="caption")

@@ -11,20 +11,16 @@ from typing import Any
 
 from rich.table import Table
 from rich.text import Text
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
-from textual.screen import Screen
-from textual.widgets import Footer, Header, Sparkline, Static
+from textual.widgets import Sparkline, Static
 
 from ...core.cost import format_usd
 from ...core.usage import Usage
 from ..model import fmt
 from ..model.safe import printable
-from ..model.session import Session
 from ..widgets.turn_chart import TurnChart
-from .once import DismissOnce
+from .chart_screen import ChartScreen
 
 TOKEN_LEGEND = Text(
     "~ before a count (in the tree): an estimate, about 4 characters a token, for a message "
@@ -84,7 +80,7 @@ def totals_table(totals: Any, turns: int, approximate: int, cost: Any = None) ->
     return table
 
 
-class UsageScreen(DismissOnce, Screen[tuple[int, int] | None]):
+class UsageScreen(ChartScreen):
     """Where the tokens went; enter on a turn returns to the tree at that message."""
 
     BINDINGS = [
@@ -104,62 +100,34 @@ class UsageScreen(DismissOnce, Screen[tuple[int, int] | None]):
     }
     """
 
-    def __init__(self, session: Session, conv: int = 0) -> None:
-        super().__init__()
-        self.session = session
-        self.conv = conv
+    SUB_TITLE = "usage"
+    BODY_ID = "usage-body"
 
-    def compose(self) -> ComposeResult:
-        yield Header(show_clock=False, icon="◆")
+    def body(self) -> ComposeResult:
         data = self.session.convs[self.conv]
         totals = data.totals
-        with Vertical(id="usage-body"):
-            if totals is None:
-                note = (
-                    "Usage is still being worked out…"
-                    if not self.session.analysed
-                    else ("No usage totals: this version of the core has no usage_totals.")
-                )
-                yield Static(note, classes="caption")
-            else:
-                turns = totals.per_turn
-                approximate = sum(1 for t in turns if t.approximate)
-                cost = data.cost
-                yield Static(totals_table(totals, len(turns), approximate, cost), id="totals")
-                caption = Text()
-                caption.append("Context per turn", style="bold")
-                caption.append(": the prompt tokens each call saw   ")
-                if approximate:
-                    caption.append(
-                        f"≈ {fmt.plural(approximate, 'turn')} estimated: the file has no "
-                        "usage for them",
-                        style="italic",
-                    )
-                yield Static(caption, classes="caption")
-                yield Static(TOKEN_LEGEND, classes="caption")
-                yield Sparkline([t.context_tokens for t in turns] or [0], id="context-spark")
-                yield TurnChart(turns, id="turns", costs=cost)
-                yield Static(id="legend", classes="caption")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.sub_title = "usage"
-        self._focus_chart()
-
-    async def refresh_totals(self) -> None:
-        """Build the view again: the totals arrived after it opened."""
-        await self.recompose()
-        self._focus_chart()
-
-    def _focus_chart(self) -> None:
-        chart = self.query(TurnChart)
-        if chart:
-            chart.first().focus()
-            self.query_one("#legend", Static).update(chart.first().legend())
-
-    @on(TurnChart.Chosen)
-    def _chosen(self, event: TurnChart.Chosen) -> None:
-        self.dismiss((self.conv, event.index))
-
-    def action_close(self) -> None:
-        self.dismiss(None)
+        if totals is None:
+            note = (
+                "Usage is still being worked out…"
+                if not self.session.analysed
+                else ("No usage totals: this version of the core has no usage_totals.")
+            )
+            yield Static(note, classes="caption")
+            return
+        turns = totals.per_turn
+        approximate = sum(1 for t in turns if t.approximate)
+        cost = data.cost
+        yield Static(totals_table(totals, len(turns), approximate, cost), id="totals")
+        caption = Text()
+        caption.append("Context per turn", style="bold")
+        caption.append(": the prompt tokens each call saw   ")
+        if approximate:
+            caption.append(
+                f"≈ {fmt.plural(approximate, 'turn')} estimated: the file has no usage for them",
+                style="italic",
+            )
+        yield Static(caption, classes="caption")
+        yield Static(TOKEN_LEGEND, classes="caption")
+        yield Sparkline([t.context_tokens for t in turns] or [0], id="context-spark")
+        yield TurnChart(turns, id="turns", costs=cost)
+        yield Static(id="legend", classes="caption")

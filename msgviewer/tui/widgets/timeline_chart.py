@@ -9,36 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.style import Style
 from rich.text import Text
-from textual.binding import Binding, BindingType
-from textual.geometry import Size
-from textual.message import Message
-from textual.scroll_view import ScrollView
-from textual.strip import Strip
 
 from ...core.timing import format_seconds
 from ..model.safe import one_line
 from ..model.timeline import GAP, HEADING, STEP, TURN, TimelineRow
-from .styles import component_style
+from .bar_chart import CursorChart
 
 LABEL_WIDTH = 34
 NUMBERS_WIDTH = 31
 
 
-class TimelineChart(ScrollView, can_focus=True):
+class TimelineChart(CursorChart):
     """Turns, gaps and the slowest steps; enter goes to the row's message."""
 
-    BINDINGS: list[BindingType] = [
-        Binding("up,k", "move(-1)", "Up", show=False),
-        Binding("down,j", "move(1)", "Down", show=False),
-        Binding("home,g", "move(-1000000000)", "First", show=False),
-        Binding("end,G", "move(1000000000)", "Last", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("enter", "choose", "Go to message"),
-    ]
-    """Arrows or j/k move between rows; enter opens the row's message in the tree."""
+    PREFIX = "timeline"
 
     COMPONENT_CLASSES = {
         "timeline--model",
@@ -51,9 +36,6 @@ class TimelineChart(ScrollView, can_focus=True):
 
     DEFAULT_CSS = """
     TimelineChart {
-        height: 1fr;
-        background: $surface;
-        overflow-x: hidden;
         & > .timeline--model { color: $primary; }
         & > .timeline--tool { color: $warning; }
         & > .timeline--gap { color: $text-muted; text-style: italic; }
@@ -63,37 +45,15 @@ class TimelineChart(ScrollView, can_focus=True):
     }
     """
 
-    class Chosen(Message):
-        """Enter on a row: go to message ``index``."""
-
-        def __init__(self, index: int) -> None:
-            super().__init__()
-            self.index = index
-
     def __init__(self, rows: Sequence[TimelineRow], *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.rows = list(rows)
-        self.cursor = 0
+        super().__init__(rows, id=id)
         self.scale_max = max(
             [r.model_s + r.tool_s for r in self.rows if r.kind == TURN]
             + [r.seconds for r in self.rows if r.kind == STEP]
             + [1e-9]
         )
 
-    def on_mount(self) -> None:
-        self.virtual_size = Size(self.scrollable_content_region.width, len(self.rows))
-
-    def on_resize(self) -> None:
-        self.virtual_size = Size(self.scrollable_content_region.width, len(self.rows))
-
-    def _style(self, name: str) -> Style:
-        return component_style(self, f"timeline--{name}")
-
-    def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width
-        index = round(self.scroll_y) + y
-        if index >= len(self.rows):
-            return Strip.blank(width, self.rich_style)
+    def row_text(self, index: int, width: int) -> Text:
         row = self.rows[index]
         text = Text(no_wrap=True, end="")
         bar_width = max(4, width - LABEL_WIDTH - NUMBERS_WIDTH)
@@ -116,10 +76,7 @@ class TimelineChart(ScrollView, can_focus=True):
             text.append("█" * tool, self._style("tool"))
             text.append(" " * max(0, bar_width - model - tool))
             text.append(f" {numbers}", self._style("label"))
-        strip = Strip(list(text.render(self.app.console))).crop_extend(0, width, self.rich_style)
-        if index == self.cursor:
-            strip = strip.apply_style(self.rich_style + self._style("cursor"))
-        return strip
+        return text
 
     def legend(self) -> Text:
         """What the bar colours mean, in the chart's own (theme) colours."""
@@ -130,24 +87,3 @@ class TimelineChart(ScrollView, can_focus=True):
         text.append("  ")
         text.append("┆ gap: nobody working (the user away)", self._style("gap"))
         return text
-
-    def action_move(self, step: int) -> None:
-        if not self.rows:
-            return
-        old = self.cursor
-        self.cursor = max(0, min(len(self.rows) - 1, self.cursor + step))
-        self.refresh_line(old)
-        self.refresh_line(self.cursor)
-        height = self.scrollable_content_region.height
-        top = round(self.scroll_y)
-        if self.cursor < top:
-            self.scroll_to(y=self.cursor, animate=False, immediate=True)
-        elif self.cursor >= top + height:
-            self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
-
-    def action_page(self, direction: int) -> None:
-        self.action_move(direction * max(1, self.scrollable_content_region.height - 1))
-
-    def action_choose(self) -> None:
-        if self.rows and self.rows[self.cursor].index is not None:
-            self.post_message(self.Chosen(self.rows[self.cursor].index))
