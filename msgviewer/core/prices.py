@@ -75,7 +75,7 @@ def split_model(model: str) -> tuple[str | None, str]:
 # more than the pricing)
 _FOUND: dict[tuple[str, str | None], Any] = {}
 _RESOLVED: dict[tuple[str, str | None], Any] = {}
-_RATES: dict[int, _LinearRates] = {}
+_RATES: dict[int, PeriodRates] = {}
 _MISSING = object()
 
 
@@ -104,24 +104,29 @@ class Pricer:
         if found is None:
             return None
         counts = _database_counts(usage)
-        rates = self._rates_at(found[1], when, counts)
-        if rates is not None:
+        rates = self._period(found[1], when)
+        if rates.prices_call(counts):
             return rates.times(counts)
         return self._database(found, when, counts)
 
     def rates_for(
         self, usage: Usage, model: str, *, provider: str | None = None, when: float | None = None
-    ) -> tuple[_LinearRates, dict[str, int]] | None:
+    ) -> tuple[PeriodRates, dict[str, int]] | None:
         """The rates that price ``usage`` and the counts they multiply, where rates price it
         (no override, a known model, below its tiers); None: ask ``price``."""
+        rates = self.period_rates(model, provider=provider, when=when)
+        counts = _database_counts(usage)
+        return None if rates is None or not rates.prices_call(counts) else (rates, counts)
+
+    def period_rates(
+        self, model: str, *, provider: str | None = None, when: float | None = None
+    ) -> PeriodRates | None:
+        """The rates of ``model``'s price period at ``when``, which price the calls their
+        ``prices_call`` accepts; None for an overridden or an unknown model."""
         if self.overrides and self.override_for(model) is not None:
             return None
         found = self._resolve(model, provider)
-        if found is None:
-            return None
-        counts = _database_counts(usage)
-        rates = self._rates_at(found[1], when, counts)
-        return None if rates is None else (rates, counts)
+        return None if found is None else self._period(found[1], when)
 
     def _resolve(self, model: str, provider: str | None) -> Any:
         """The database's (provider, model) for a model name, or None."""
@@ -143,20 +148,16 @@ class Pricer:
             return None
         return calc.total_price
 
-    def _rates_at(
-        self, model_info: Any, when: float | None, counts: dict[str, int]
-    ) -> _LinearRates | None:
-        """The rates that price ``counts`` at ``when``, where that is what the database
-        computes: the database is exact but costs ~60 us a call (a session browser pricing
-        every call of a thousand sessions). None: ask the database."""
-        if not counts.keys() <= _LINEAR_KEYS or not _consistent(counts):
-            return None
+    def _period(self, model_info: Any, when: float | None) -> PeriodRates:
+        """The rates of the price period in force at ``when``: the database is exact but costs
+        ~60 us a call (a session browser pricing every call of a thousand sessions), a period's
+        rates price most calls for a few additions."""
         stamp = datetime.fromtimestamp(when, timezone.utc) if when is not None else None
         prices = model_info.get_prices(stamp or datetime.now(timezone.utc))
         rates = self._rates.get(id(prices))
         if rates is None:
-            rates = self._rates[id(prices)] = _LinearRates(prices)
-        return rates if rates.prices_call(counts) else None
+            rates = self._rates[id(prices)] = PeriodRates(prices)
+        return rates
 
     def override_for(self, model: str) -> PriceOverride | None:
         """The override that prices ``model`` (by its full or its bare name), if any."""
@@ -239,7 +240,7 @@ def _consistent(counts: dict[str, int]) -> bool:
     )
 
 
-class _LinearRates:
+class PeriodRates:
     """One price period's rate per count, measured with the database itself.
 
     Below its first tier (prices that change with the input's size), a period's price is linear
@@ -277,9 +278,13 @@ class _LinearRates:
             pass  # a period the database will not price this way: it prices every call
 
     def prices_call(self, counts: dict[str, int]) -> bool:
-        """Whether the rates price a call of these counts (measured, and below the tiers)."""
-        return self.rates is not None and (
-            self.below is None or counts.get("input_tokens", 0) < self.below
+        """Whether the rates price a call of these counts (the database's): measured rates,
+        input below the tiers, no audio or image tokens, and consistent counts."""
+        return (
+            self.rates is not None
+            and (self.below is None or counts.get("input_tokens", 0) < self.below)
+            and counts.keys() <= _LINEAR_KEYS
+            and _consistent(counts)
         )
 
     def times(self, counts: dict[str, int]) -> Decimal:
@@ -297,7 +302,7 @@ class PriceTotal:
     def __init__(self, pricer: Pricer) -> None:
         self.pricer = pricer
         self.dollars = Decimal(0)
-        self._sums: dict[int, tuple[_LinearRates, dict[str, int]]] = {}
+        self._sums: dict[int, tuple[PeriodRates, dict[str, int]]] = {}
 
     def add(
         self, usage: Usage, model: str, *, provider: str | None = None, when: float | None = None
@@ -310,14 +315,17 @@ class PriceTotal:
                 return False
             self.dollars += dollars
             return True
-        rates, counts = fast
+        self.add_counts(*fast)
+        return True
+
+    def add_counts(self, rates: PeriodRates, counts: dict[str, int]) -> None:
+        """Add one call of ``counts`` (the database's) that ``rates.prices_call`` accepts."""
         entry = self._sums.get(id(rates))
         if entry is None:
             entry = self._sums[id(rates)] = (rates, dict.fromkeys(_LINEAR_KEYS, 0))
         sums = entry[1]
         for k, v in counts.items():
             sums[k] += v
-        return True
 
     def total(self) -> Decimal:
         return self.dollars + sum(
@@ -336,16 +344,36 @@ def _db_usage(counts: dict[str, int]) -> Any:
 
 
 def _database_counts(usage: Usage) -> dict[str, int]:
-    """The database's counts: the normalised counts plus what only the provider's dict says
-    (one-hour cache writes, reasoning, audio and image tokens); zeros left out."""
-    extra = usage.extra
+    """``usage``'s counts as the database names them."""
+    return database_counts(
+        usage.input_tokens,
+        usage.output_tokens,
+        usage.cache_read_tokens,
+        usage.cache_write_tokens,
+        usage.reasoning_tokens,
+        usage.extra,
+    )
+
+
+def database_counts(
+    input_tokens: int,
+    output_tokens: int,
+    cache_read: int = 0,
+    cache_write: int = 0,
+    reasoning: int = 0,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, int]:
+    """The database's counts of one call: its normalised counts (as ``Usage`` holds them) plus
+    what only the provider's dict says (one-hour cache writes, audio and image tokens); zeros
+    left out."""
+    extra = extra or {}
     counts = {
-        "input_tokens": usage.input_tokens,
-        "output_tokens": usage.output_tokens,
-        "cache_read_tokens": min(usage.cache_read_tokens, usage.input_tokens),
-        "cache_write_tokens": usage.cache_write_tokens,
-        "cache_write_1h_tokens": min(one_hour_writes(extra), usage.cache_write_tokens),
-        "output_reasoning_tokens": min(usage.reasoning_tokens, usage.output_tokens),
+        "input_tokens": input_tokens,
+        "output_tokens": output_tokens,
+        "cache_read_tokens": min(cache_read, input_tokens),
+        "cache_write_tokens": cache_write,
+        "cache_write_1h_tokens": min(one_hour_writes(extra), cache_write),
+        "output_reasoning_tokens": min(reasoning, output_tokens),
     }
     if extra.keys() & _MEDIA_KEYS:
         counts |= _media_counts(extra)
@@ -405,9 +433,11 @@ def provider_for(fmt: str | None, model: str | None = None) -> str | None:
 
 __all__ = [
     "FORMAT_PROVIDERS",
+    "PeriodRates",
     "PriceOverride",
     "PriceTotal",
     "Pricer",
+    "database_counts",
     "one_hour_writes",
     "provider_for",
     "split_model",

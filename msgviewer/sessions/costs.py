@@ -13,8 +13,16 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.cost import UNKNOWN_MODEL
-from ..core.prices import PriceOverride, Pricer, PriceTotal, one_hour_writes, provider_for
+from ..core.prices import (
+    PeriodRates,
+    PriceOverride,
+    Pricer,
+    PriceTotal,
+    database_counts,
+    provider_for,
+)
 from ..core.usage import Usage
+from ..formats.timestamps import parse_time
 from .summary import Summary
 
 COUNTS = ("input", "output", "cache_read", "cache_write", "cache_write_1h", "reasoning")
@@ -23,39 +31,92 @@ reasoning, as in ``core.usage``)."""
 
 
 class CostTally:
-    """The calls of one session, priced one by one and summed by model."""
+    """The calls of one session, priced as they come and summed by model.
+
+    A scan gives each call's counts as the database names them (``database_counts``) and its
+    time as the file writes it. The rates of a model's price period are looked up once a
+    minute of calls: the database's periods start on a day and its off-peak hours on a minute
+    (``tests/core/test_prices.py`` checks), and a session's calls are most of a listing's
+    work.
+    """
 
     def __init__(self, fmt: str) -> None:
         self.pricer = Pricer(provider=provider_for(fmt))
         self.usage: dict[str, dict[str, int]] = {}
         self.dollars: dict[str, PriceTotal] = {}
         self.unpriced: dict[str, None] = {}
+        self._periods: dict[tuple[str, Any], PeriodRates | None] = {}
 
-    def add(self, model: Any, usage: Usage | None, when: float | None = None) -> None:
-        """One call (a message's usage), ``when`` in seconds since the epoch."""
-        if usage is None or usage.is_empty():
+    def add(
+        self, model: Any, counts: dict[str, int] | None, when: Any, extra: dict[str, Any]
+    ) -> None:
+        """One call: its counts (None: the file's are not numbers), ``when`` as written (an ISO
+        8601 text or seconds since the epoch) and the provider's usage dict."""
+        if not counts:
             return
         name = model if isinstance(model, str) and model else UNKNOWN_MODEL
-        counts = self.usage.setdefault(name, dict.fromkeys(COUNTS, 0))
-        counts["input"] += usage.input_tokens
-        counts["output"] += usage.output_tokens
-        counts["cache_read"] += usage.cache_read_tokens
-        counts["cache_write"] += usage.cache_write_tokens
-        counts["cache_write_1h"] += min(one_hour_writes(usage.extra), usage.cache_write_tokens)
-        counts["reasoning"] += usage.reasoning_tokens
+        summed = self.usage.get(name)
+        if summed is None:
+            summed = self.usage[name] = dict.fromkeys(COUNTS, 0)
+        for key, value in counts.items():
+            if key in _COUNT_NAMES:
+                summed[_COUNT_NAMES[key]] += value
         if name in self.unpriced:  # as core.cost: a model without a price stays without
             return
         total = self.dollars.get(name)
         if total is None:
             total = self.dollars[name] = PriceTotal(self.pricer)
-        if not total.add(usage, name, when=when):
+        minute = (name, when[:16] if type(when) is str and when[-1:] == "Z" else when)
+        rates = self._periods.get(minute, _MISSING)
+        if rates is _MISSING:
+            rates = self._periods[minute] = self.pricer.period_rates(name, when=parse_time(when))
+        if rates is not None and rates.prices_call(counts):
+            total.add_counts(rates, counts)
+        elif not total.add(_usage(counts, extra), name, when=parse_time(when)):
             self.unpriced[name] = None
             del self.dollars[name]
+
+    def add_usage(self, model: Any, usage: Usage | None, when: float | None) -> None:
+        """One call read into a message (its ``usage``)."""
+        if usage is not None:
+            counts = database_counts(
+                usage.input_tokens,
+                usage.output_tokens,
+                usage.cache_read_tokens,
+                usage.cache_write_tokens,
+                usage.reasoning_tokens,
+                usage.extra,
+            )
+            self.add(model, counts, when, usage.extra)
 
     def into(self, s: Summary) -> None:
         s.usage_by_model = self.usage
         s.cost_by_model = {m: float(d.total()) for m, d in self.dollars.items()}
         s.unpriced_models = list(self.unpriced)
+
+
+_MISSING: Any = object()
+
+_COUNT_NAMES = {
+    "input_tokens": "input",
+    "output_tokens": "output",
+    "cache_read_tokens": "cache_read",
+    "cache_write_tokens": "cache_write",
+    "cache_write_1h_tokens": "cache_write_1h",
+    "output_reasoning_tokens": "reasoning",
+}
+
+
+def _usage(counts: dict[str, int], extra: dict[str, Any]) -> Usage:
+    """A call the period's rates do not price, as the pricer takes it."""
+    return Usage(
+        input_tokens=counts.get("input_tokens", 0),
+        output_tokens=counts.get("output_tokens", 0),
+        cache_read_tokens=counts.get("cache_read_tokens", 0),
+        cache_write_tokens=counts.get("cache_write_tokens", 0),
+        reasoning_tokens=counts.get("output_reasoning_tokens", 0),
+        extra=extra,
+    )
 
 
 def summed_usage(counts: dict[str, int]) -> Usage:

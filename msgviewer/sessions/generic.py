@@ -26,7 +26,7 @@ def from_conversations(convs: list[Conversation], s: Summary) -> None:
         s.messages += len(conv.messages)
         times = message_times(conv)
         for m, when in zip(conv.messages, times, strict=False):
-            costs.add(m.model, m.usage, when)
+            costs.add_usage(m.model, m.usage, when)
         _times(conv.metadata, s)
         add_model(s.models, conv.metadata.get("model"))
         has_usage = False

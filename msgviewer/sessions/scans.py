@@ -14,8 +14,7 @@ from typing import Any
 
 import orjson
 
-from ..core.usage import Usage
-from ..formats.timestamps import parse_time
+from ..core.prices import database_counts
 from .costs import CostTally
 from .summary import Summary, add_model, is_prompt, one_line
 
@@ -134,9 +133,7 @@ class ClaudeScan:
         if key[0] is not None and key in self.counted:
             return
         self.counted.add(key)
-        usage = _anthropic_usage(raw)
-        if usage is not None:
-            self.costs.add(last.get("model"), usage, parse_time(when))
+        self.costs.add(last.get("model"), _anthropic_counts(raw), when, raw)
 
     def finish(self) -> None:
         for i, o in self.responses.values():
@@ -163,26 +160,17 @@ def _anthropic_tokens(usage: dict[str, Any]) -> tuple[int, int]:
     return prompt, out if type(out) is int else 0
 
 
-def _anthropic_usage(u: dict[str, Any]) -> Usage | None:
-    """A response's usage as the reader normalises it (None when a count is not a number)."""
-    counts = []
-    for key in ("input_tokens", "output_tokens", "cache_creation_input_tokens"):
-        v = u.get(key, 0)
-        counts.append(v if type(v) is int else None)
-    read = u.get("cache_read_input_tokens", 0)
-    i, o, write = counts
-    if i is None or o is None or write is None or type(read) is not int:
+def _anthropic_counts(u: dict[str, Any]) -> dict[str, int] | None:
+    """A response's usage as the reader normalises it, in the database's counts (None when a
+    count is not a number)."""
+    i, o = u.get("input_tokens", 0), u.get("output_tokens", 0)
+    write, read = u.get("cache_creation_input_tokens", 0), u.get("cache_read_input_tokens", 0)
+    if type(i) is not int or type(o) is not int or type(write) is not int or type(read) is not int:
         return None
     details = u.get("output_tokens_details")
     thinking = details.get("thinking_tokens") if isinstance(details, dict) else None
-    return Usage(
-        input_tokens=i + write + read,
-        output_tokens=o,
-        cache_read_tokens=read,
-        cache_write_tokens=write,
-        reasoning_tokens=thinking if type(thinking) is int else 0,
-        extra=u,
-    )
+    thinking = thinking if type(thinking) is int else 0
+    return database_counts(i + write + read, o, read, write, thinking, u)
 
 
 def _text(content: Any) -> str | None:
@@ -265,25 +253,17 @@ def scan_codex(data: bytes, s: Summary) -> None:
             last = info.get("last_token_usage") if isinstance(info, dict) else None
             if isinstance(last, dict) and (total is None or total != seen):
                 seen = total
-                costs.add(model, _codex_usage(last), parse_time(ts))
+                costs.add(model, _codex_counts(last), ts, last)
     costs.into(s)
 
 
-def _codex_usage(u: dict[str, Any]) -> Usage | None:
-    """A call's ``last_token_usage`` as the Codex reader reads it."""
+def _codex_counts(u: dict[str, Any]) -> dict[str, int] | None:
+    """A call's ``last_token_usage`` as the Codex reader reads it, in the database's counts."""
     keys = ("input_tokens", "output_tokens", "cached_input_tokens", "reasoning_output_tokens")
     i, o, read, reasoning = (u.get(k, 0) for k in keys)
     if not all(type(v) is int for v in (i, o, read, reasoning)):
         return None
-    total = u.get("total_tokens", 0)
-    return Usage(
-        input_tokens=i,
-        output_tokens=o,
-        total_tokens=total if type(total) is int else 0,
-        cache_read_tokens=read,
-        reasoning_tokens=reasoning,
-        extra=u,
-    )
+    return database_counts(i, o, read, 0, reasoning, u)
 
 
 # -- Gemini CLI -------------------------------------------------------------------------
@@ -312,7 +292,7 @@ def scan_gemini_cli(value: Any, s: Summary) -> bool:
                     setattr(s, into, getattr(s, into) + (v if type(v) is int else 0))
                 v = t.get("thoughts")  # generated tokens: reasoning counts as output
                 s.output_tokens += v if type(v) is int else 0
-                costs.add(m.get("model"), _gemini_usage(t), parse_time(m.get("timestamp")))
+                costs.add(m.get("model"), _gemini_counts(t), m.get("timestamp"), t)
             if isinstance(calls, list):
                 s.messages += sum(1 for c in calls if isinstance(c, dict) and "result" in c)
         elif kind == "user" and s.title is None:
@@ -323,17 +303,11 @@ def scan_gemini_cli(value: Any, s: Summary) -> bool:
     return True
 
 
-def _gemini_usage(t: dict[str, Any]) -> Usage | None:
-    """A Gemini CLI message's ``tokens`` as the reader reads them (thoughts are output)."""
+def _gemini_counts(t: dict[str, Any]) -> dict[str, int] | None:
+    """A Gemini CLI message's ``tokens`` as the reader reads them (thoughts are output), in the
+    database's counts."""
     keys = ("input", "output", "thoughts", "cached", "total")
     i, o, thoughts, cached, total = (t.get(k) or 0 for k in keys)
     if not all(type(v) is int for v in (i, o, thoughts, cached, total)):
         return None
-    return Usage(
-        input_tokens=i,
-        output_tokens=o + thoughts,
-        total_tokens=total,
-        cache_read_tokens=cached,
-        reasoning_tokens=thoughts,
-        extra=t,
-    )
+    return database_counts(i, o + thoughts, cached, 0, thoughts, t)
