@@ -143,9 +143,10 @@ class Document:
             conversation = Conversation(tuple(_checked(conversation)), format or "msgviewer")
         self._conversation: Any = conversation
         self._messages: tuple[Message, ...] = tuple(conversation.messages)  # type: ignore[union-attr]
-        # Undo entries: (label, start, old middle, new middle, state before, state after).
-        self._undo: list[tuple[str, int, tuple, tuple, int, int]] = []
-        self._redo: list[tuple[str, int, tuple, tuple, int, int]] = []
+        # Undo entries: (label, start, old middle, new middle, state before, state after,
+        # (title, metadata) before and after, or None when the edit kept them).
+        self._undo: list[tuple[str, int, tuple, tuple, int, int, Any]] = []
+        self._redo: list[tuple[str, int, tuple, tuple, int, int, Any]] = []
         self._state = 0
         self._next_state = 1
         self._saved_state: int | None = 0
@@ -186,7 +187,7 @@ class Document:
 
     @property
     def conversation(self) -> Conversation:
-        """The conversation as it is now (metadata and title as loaded)."""
+        """The conversation as it is now (its messages, title and metadata)."""
         conv = self._conversation
         if conv.messages is not self._messages:
             from dataclasses import replace
@@ -241,26 +242,51 @@ class Document:
             raise InvalidMessageError(
                 f"edit {label!r} returned {type(result).__name__}, not a list of messages"
             )
-        new = tuple(_checked(result, label))
+        return self._record(tuple(_checked(result, label)), None, label)
+
+    def edit_conversation(self, fn: Callable[[Conversation], Conversation], label: str) -> bool:
+        """Replace the conversation by ``fn(conversation)``: its messages, title and metadata
+        (the request fields), as one undoable edit; False if nothing changed."""
+        conv = self.conversation
+        result = fn(conv)
+        if not hasattr(result, "messages"):
+            raise InvalidMessageError(
+                f"edit {label!r} returned {type(result).__name__}, not a Conversation"
+            )
+        before, after = (conv.title, conv.metadata), (result.title, result.metadata)
+        head = None if before == after else (before, after)
+        return self._record(tuple(_checked(result.messages, label)), head, label)
+
+    def _record(self, new: tuple[Message, ...], head: Any, label: str) -> bool:
         start, old_mid, new_mid = _diff(self._messages, new)
-        if not old_mid and not new_mid:
+        if not old_mid and not new_mid and head is None:
             return False
         before = self._state
         self._state = self._next_state
         self._next_state += 1
-        self._undo.append((label, start, old_mid, new_mid, before, self._state))
+        self._undo.append((label, start, old_mid, new_mid, before, self._state, head))
         self._redo.clear()
         self._messages = new
+        if head is not None:
+            self._set_head(head[1])
         return True
+
+    def _set_head(self, head: tuple[str | None, dict[str, Any]]) -> None:
+        from dataclasses import replace
+
+        title, metadata = head
+        self._conversation = replace(self.conversation, title=title, metadata=metadata)
 
     def undo(self) -> str | None:
         """Undo the last edit; its label, or None if there is nothing to undo."""
         if not self._undo:
             return None
         entry = self._undo.pop()
-        label, start, old_mid, new_mid, before, _ = entry
+        label, start, old_mid, new_mid, before, _, head = entry
         cur = self._messages
         self._messages = cur[:start] + old_mid + cur[start + len(new_mid) :]
+        if head is not None:
+            self._set_head(head[0])
         self._state = before
         self._redo.append(entry)
         return label
@@ -270,9 +296,11 @@ class Document:
         if not self._redo:
             return None
         entry = self._redo.pop()
-        label, start, old_mid, new_mid, _, after = entry
+        label, start, old_mid, new_mid, _, after, head = entry
         cur = self._messages
         self._messages = cur[:start] + new_mid + cur[start + len(old_mid) :]
+        if head is not None:
+            self._set_head(head[1])
         self._state = after
         self._undo.append(entry)
         return label

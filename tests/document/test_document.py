@@ -75,6 +75,37 @@ def test_undo_and_redo_across_several_edits() -> None:
     assert doc.messages == states[3] and not doc.can_redo
 
 
+def test_an_edit_of_the_whole_conversation_changes_title_and_request_fields(tmp_path) -> None:
+    path = tmp_path / "c.json"
+    dump(conversation(), path)
+    [doc] = Document.load(path)
+
+    def rename(conv: Conversation) -> Conversation:
+        messages = [*conv.messages[:-1], Message.assistant("2 files.")]
+        return dataclasses.replace(
+            conv, messages=messages, title="renamed", metadata={"model": "gpt-4.1"}
+        )
+
+    assert doc.edit_conversation(rename, "rename")
+    assert doc.dirty and doc.history == ("rename",)
+    assert (doc.conversation.title, doc.conversation.metadata) == ("renamed", {"model": "gpt-4.1"})
+    assert doc.messages[-1].text == "2 files."
+    doc.undo()
+    assert not doc.dirty
+    assert doc.conversation == load(path)[0]
+    doc.redo()
+    doc.save()
+    [again] = load(path)
+    assert (again.title, again.metadata["model"]) == ("renamed", "gpt-4.1")
+    assert again.messages[-1].text == "2 files."
+    # the title alone is an edit; the same conversation back is none
+    assert doc.edit_conversation(lambda c: dataclasses.replace(c, title="third"), "retitle")
+    assert not doc.edit_conversation(lambda c: c, "nothing")
+    assert doc.history == ("rename", "retitle")
+    with pytest.raises(InvalidMessageError):
+        doc.edit_conversation(lambda c: list(c.messages), "wrong")  # type: ignore[arg-type,return-value]
+
+
 def test_a_new_edit_clears_redo() -> None:
     doc = Document(conversation())
     doc.edit(append("one"), "one")

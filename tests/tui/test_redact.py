@@ -56,21 +56,24 @@ async def test_redact_previews_every_hit_then_applies_one_undoable_edit(tmp_path
         assert isinstance(dialog, RedactScreen)
         hits = dialog.query_one("#hits", OptionList)
         _, findings, _ = redact_messages(original, SecretDetector())
-        assert hits.option_count == len(findings) == 3
+        assert len(findings) == 3  # in the messages; one more in the request's headers
+        assert hits.option_count == 4
         shown = [str(hits.get_option_at_index(i).prompt) for i in range(hits.option_count)]
         assert all(TOKEN not in line for line in shown)
         assert "[REDACTED:github-token:1]" in shown[0] and "ghp_… (40 characters)" in shown[0]
+        assert shown[3].startswith("req") and "metadata.headers['x-api-key']" in shown[3]
         summary = str(dialog.query_one("#summary", Static).render())
-        assert "2 secret(s) at 3 place(s)" in summary
-        assert "1 more in the title or request fields" in summary
+        assert "3 secret(s) at 4 place(s), 1 in the title or request fields" in summary
         assert _doc(app).messages is original  # nothing changed yet
         # the user's own text joins the preview as it is typed
         dialog.query_one("#literal", Input).value = "Bluebird"
         await settle(pilot)
-        assert hits.option_count == 4
+        assert hits.option_count == 5
         await pilot.press("ctrl+s")
         await settle(pilot)
         after = _doc(app).messages
+        headers = _doc(app).conversation.metadata["headers"]
+        assert headers["x-api-key"].startswith("[REDACTED:")
         assert _doc(app).history == ("Redact secrets",)
         assert (
             after[0].text
@@ -79,9 +82,15 @@ async def test_redact_previews_every_hit_then_applies_one_undoable_edit(tmp_path
         assert after[1].tool_calls[0].args == {"cmd": "GH_TOKEN=[REDACTED:github-token:1] ./deploy"}
         assert after[2].text == "deployed for [REDACTED:literal:1]"
         assert after[3] is original[3]
+        await pilot.press("ctrl+s")  # saved: the file holds no secret, in the request either
+        await settle(pilot)
+        saved = path.read_text()
+        assert TOKEN not in saved and "q8Zr2LxP0aVn4Kd7WmTzz" not in saved
+        assert "[REDACTED:literal:1]" in saved
         await pilot.press("ctrl+z")
         await settle(pilot)
         assert _doc(app).messages == original
+        assert _doc(app).conversation.metadata == {"headers": {"x-api-key": "q8Zr2LxP0aVn4Kd7WmTzz"}}
 
 
 async def test_redact_cancel_and_a_bad_pattern_change_nothing(tmp_path: Path) -> None:
@@ -119,7 +128,7 @@ async def test_export_writes_an_html_page(tmp_path: Path) -> None:
         dialog.query_one("#formats", OptionList).highlighted = names.index("html")
         await pilot.pause()
         target = dialog.query_one("#path", Input).value
-        assert target.endswith("leaky.html.html")
+        assert target == str(path.with_suffix(".html"))
         await pilot.press("enter")  # enter on the format writes
         await settle(pilot)
     page = Path(target).read_text()

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from ...core.message import Message
 from ...document import Document
+from ...formats import Conversation
 from .session import Session
 
 
@@ -85,13 +86,21 @@ class EditHistory:
     def edit(
         self, c: int, fn: Callable[[list[Message]], Sequence[Message]], label: str
     ) -> Change | None:
-        """Apply ``fn`` to conversation ``c`` as one undoable edit; None if nothing changed.
+        """Apply ``fn`` to conversation ``c``'s messages as one undoable edit; None if nothing
+        changed. Whatever ``fn`` raises comes through, with the document left as it was."""
+        return self._apply(c, label, lambda doc: doc.edit(fn, label))
 
-        Whatever ``fn`` raises comes through, with the document left as it was.
-        """
+    def edit_conversation(
+        self, c: int, fn: Callable[[Conversation], Conversation], label: str
+    ) -> Change | None:
+        """As ``edit``, with ``fn`` given the whole conversation (title and request fields
+        too)."""
+        return self._apply(c, label, lambda doc: doc.edit_conversation(fn, label))
+
+    def _apply(self, c: int, label: str, change: Callable[[Document], bool]) -> Change | None:
         doc = self.document(c)
         old = doc.messages
-        if not doc.edit(fn, label):
+        if not change(doc):
             return None
         self._undo.append(c)
         self._redo.clear()

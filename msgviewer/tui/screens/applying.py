@@ -118,13 +118,21 @@ class ApplyingScreen(SavingScreen):
     # -- applying -----------------------------------------------------------------------------
 
     def apply_edit(
-        self, c: int, fn: edits.EditFn, label: str, focus: Focus | None = None
+        self,
+        c: int,
+        fn: edits.EditFn,
+        label: str,
+        focus: Focus | None = None,
+        *,
+        whole: bool = False,
     ) -> Change | None:
-        """Apply ``fn`` to conversation ``c`` as one undoable edit and show the result."""
+        """Apply ``fn`` to conversation ``c`` as one undoable edit and show the result
+        (``whole``: ``fn`` takes and gives the conversation, not its messages)."""
         if self.still_loading():
             return None
+        edit = self.history.edit_conversation if whole else self.history.edit
         try:
-            change = self.history.edit(c, fn, label)
+            change = edit(c, fn, label)  # type: ignore[arg-type]
         except edits.EditRefused as exc:
             self.notify(str(exc), severity="warning")
             return None

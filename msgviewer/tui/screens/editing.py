@@ -78,9 +78,9 @@ class EditingScreen(StructureEditing, ContentEditing):
 
         def done(detector: Any) -> None:
             if detector is not None:
-                self.apply_edit(c, redact_edit(detector), "Redact secrets")
+                self.apply_edit(c, redact_edit(detector), "Redact secrets", whole=True)
 
-        self.app.push_screen(RedactScreen(conv.messages, conv.metadata, conv.title), done)
+        self.app.push_screen(RedactScreen(conv), done)
 
     @on(ProblemsPanel.FixRequested)
     def _fix_requested(self, event: ProblemsPanel.FixRequested) -> None:

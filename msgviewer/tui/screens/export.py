@@ -39,14 +39,16 @@ def extension_for(fmt: Format) -> str:
 
 def path_for(path: str, fmt: Format, *, tagged: bool = False) -> str:
     """``path`` with the extension of ``fmt`` (and, ``tagged``, the format's name before it:
-    an export never defaults to the file it was made from)."""
+    an export never defaults to the file it was made from; a page or a Markdown transcript
+    has its own extension already)."""
     stem, ext = os.path.splitext(path)
     if ext not in (".json", ".jsonl", ".md", ".html"):
         stem = path
     for other in all_formats():  # a name tagged on by an earlier choice
         if tagged and stem.endswith(f".{other.name}"):
             stem = stem[: -len(other.name) - 1]
-    return stem + (f".{fmt.name}" if tagged else "") + extension_for(fmt)
+    tag = tagged and fmt.name not in ("markdown", "html")
+    return stem + (f".{fmt.name}" if tag else "") + extension_for(fmt)
 
 
 class ExportScreen(ApplyOrCancel[tuple[str, str] | None]):

@@ -4,15 +4,14 @@ every hit before anything changes, then replace them all as one undoable edit.
 The hits come from the same detector and walk as ``msgviewer redact`` (``document.secrets``,
 ``core.redact``), computed in a worker on every change of the options. Each hit is listed by
 message, place, kind and placeholder, with the first characters of what it found (the list is
-on the user's own screen; the file is not touched until Redact). Request fields and the title
-are not messages: they are counted, and ``msgviewer redact`` redacts them.
+on the user's own screen; the file is not touched until Redact). The title and the request
+fields are redacted with the messages, as ``msgviewer redact`` does.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable
 
 from rich.text import Text
 from textual import on, work
@@ -22,9 +21,10 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Checkbox, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...core.message import Message
-from ...core.redact import Finding, Placeholders, Redactor
+from ...core.redact import Finding
+from ...document.redaction import redact_conversations
 from ...document.secrets import SecretDetector
+from ...formats import Conversation
 from ..model.safe import printable
 from .once import ApplyOrCancel
 
@@ -38,9 +38,10 @@ def detector_for(literal: str, pattern: str, emails: bool) -> SecretDetector:
     )
 
 
-def redact_edit(detector: SecretDetector) -> Any:
-    """The edit: every message redacted (the same placeholders the preview showed)."""
-    return lambda msgs: Redactor(detector).messages(msgs)
+def redact_edit(detector: SecretDetector) -> Callable[[Conversation], Conversation]:
+    """The edit of the whole conversation: its messages, title and request fields redacted
+    (the same walk, so the same placeholders, as the preview)."""
+    return lambda conv: redact_conversations([conv], detector).conversations[0]
 
 
 def _hint(secret: str) -> str:
@@ -71,11 +72,9 @@ class RedactScreen(ApplyOrCancel[SecretDetector | None]):
     }
     """
 
-    def __init__(self, messages: Sequence[Message], request: dict[str, Any], title: str | None):
+    def __init__(self, conversation: Conversation):
         super().__init__()
-        self.messages = tuple(messages)
-        self.request = request
-        self.title_text = title
+        self.conversation = conversation
         self.detector: SecretDetector | None = None
         self.findings: list[Finding] = []
         self.error = ""
@@ -111,47 +110,36 @@ class RedactScreen(ApplyOrCancel[SecretDetector | None]):
             detector = detector_for(literal, pattern, self.query_one("#emails", Checkbox).value)
         except re.error as exc:
             self.detector, self.error = None, f"bad pattern: {exc}"
-            self._show([], {}, 0, [])
+            self._show([], {}, [])
             return
         self.detector, self.error = detector, ""
         self._preview_worker(detector)
 
     @work(thread=True, exclusive=True, group="redact-preview")
     def _preview_worker(self, detector: SecretDetector) -> None:
-        r = Redactor(detector, Placeholders())
-        r.messages(self.messages)
-        found = list(r.findings)
-        secrets = r.placeholders.secret_of()
-        outside = Redactor(detector, r.placeholders)
-        outside.value(self.request, None, (0, None, "metadata"))
-        if self.title_text:
-            outside.text(self.title_text, None, (0, None, "title"))
-        self.app.call_from_thread(
-            self._previewed, detector, found, secrets, len(outside.findings), r.warnings
-        )
+        done = redact_conversations([self.conversation], detector)
+        secrets = done.placeholders.secret_of()
+        self.app.call_from_thread(self._previewed, detector, done.findings, secrets, done.warnings)
 
     def _previewed(
         self,
         detector: SecretDetector,
         found: list[Finding],
         secrets: dict[str, str],
-        outside: int,
         warnings: list[str],
     ) -> None:
         if detector is not self.detector:
             return  # the options changed meanwhile: a newer preview is coming
         self.findings = found
-        self._show(found, secrets, outside, warnings)
+        self._show(found, secrets, warnings)
 
-    def _show(
-        self, found: list[Finding], secrets: dict[str, str], outside: int, warnings: list[str]
-    ) -> None:
+    def _show(self, found: list[Finding], secrets: dict[str, str], warnings: list[str]) -> None:
         hits = self.query_one("#hits", OptionList)
         hits.clear_options()
         options = []
         for f in found:
             line = Text()
-            line.append(f"#{f.message:<5}", style="bold")
+            line.append(f"#{f.message:<5}" if f.message is not None else "req   ", style="bold")
             line.append(f"{f.kind:<16}", style="red")
             line.append(printable(f.placeholder).ljust(30))
             line.append(printable(f.path).ljust(28) + " ")
@@ -164,16 +152,13 @@ class RedactScreen(ApplyOrCancel[SecretDetector | None]):
         elif found:
             count = len(set(f.placeholder for f in found))
             summary.append(f"{count} secret(s) at {len(found)} place(s)", style="bold")
+            outside = sum(f.message is None for f in found)
+            if outside:
+                summary.append(f", {outside} in the title or request fields (req)")
             if warnings:
                 summary.append(f"\n{len(warnings)} reasoning signature(s) would be dropped")
         else:
             summary.append("nothing to redact", style="dim")
-        if outside:
-            summary.append(
-                f"\n{outside} more in the title or request fields: not messages, left here "
-                "(msgviewer redact FILE redacts them)",
-                style="yellow",
-            )
         self.query_one("#summary", Static).update(summary)
         self.query_one("#apply", Button).disabled = not found
 
