@@ -90,7 +90,8 @@ async def test_redact_previews_every_hit_then_applies_one_undoable_edit(tmp_path
         await pilot.press("ctrl+z")
         await settle(pilot)
         assert _doc(app).messages == original
-        assert _doc(app).conversation.metadata == {"headers": {"x-api-key": "q8Zr2LxP0aVn4Kd7WmTzz"}}
+        headers = _doc(app).conversation.metadata["headers"]
+        assert headers == {"x-api-key": "q8Zr2LxP0aVn4Kd7WmTzz"}
 
 
 async def test_redact_cancel_and_a_bad_pattern_change_nothing(tmp_path: Path) -> None:
