@@ -8,6 +8,8 @@ The walk and the placeholders are the core's (``msgviewer.core.redact``); the de
 from __future__ import annotations
 
 import dataclasses
+import io
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -15,6 +17,7 @@ import orjson
 
 from ..core.redact import Detector, Finding, Placeholders, Redactor
 from ..formats import Conversation
+from ..formats.io import ZIP_MAGIC
 
 
 @dataclass
@@ -57,10 +60,24 @@ def redact_conversations(
 def leaked(data: bytes, secrets: Sequence[str]) -> list[str]:
     """The secrets that still appear in written bytes, as they are or JSON-escaped (an
     exact save keeps the file's own bytes wherever nothing was edited: a secret in a part
-    of the file the model does not hold would survive)."""
+    of the file the model does not hold would survive). A zip archive (an Inspect ``.eval``
+    log) is looked into: its compressed bytes would hide what it holds."""
+    parts = _members(data) if data.startswith(ZIP_MAGIC) else [data]
     found = []
     for secret in secrets:
+        plain = secret.encode("utf-8", "surrogatepass")
         escaped = orjson.dumps(secret)[1:-1]
-        if secret.encode("utf-8", "surrogatepass") in data or escaped in data:
+        if any(plain in part or escaped in part for part in parts):
             found.append(secret)
     return found
+
+
+def _members(data: bytes) -> list[bytes]:
+    """The archive's bytes and each member's, unpacked (an archive that cannot be read is
+    looked at as bytes only)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            names = archive.infolist()
+            return [data] + [n.filename.encode() for n in names] + [archive.read(n) for n in names]
+    except (zipfile.BadZipFile, OSError, NotImplementedError, RuntimeError):
+        return [data]

@@ -246,3 +246,18 @@ def test_ordinary_text_is_left_alone() -> None:
 def test_emails_can_be_kept() -> None:
     conv = PLACES["message text"][0](SECRETS["email"][0])
     assert redact_conversations([conv], SecretDetector(emails=False)).findings == []
+
+
+def test_a_secret_left_inside_a_zipped_log_is_seen() -> None:
+    import io
+    import zipfile
+
+    token = SECRETS["github-token"][1]
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("header.json", b'{"eval": {"task": "t"}}')
+        archive.writestr("samples/1_epoch_1.json", ('{"input": "use ' + token + '"}').encode())
+    data = packed.getvalue()
+    assert token.encode() not in data  # compressed: the bytes alone would pass
+    assert leaked(data, [token]) == [token]
+    assert leaked(data, ["ghp_nothing_like_it"]) == []
