@@ -4,6 +4,7 @@ and searched (the folders given, or each tool's standard place)."""
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import sys
@@ -66,7 +67,7 @@ def cmd_sessions(argv: Sequence[str]) -> int:
         parser.error("--limit must be >= 0")
     _dirs(parser, args.dirs)
     prices = prices_from(args.prices)
-    found = list_sessions(args.dirs)
+    found = list_sessions(args.dirs, workers=os.cpu_count() or 1)
     if args.limit is not None:
         found = found[: args.limit]
     if args.json:

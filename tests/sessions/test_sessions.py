@@ -65,6 +65,22 @@ def test_every_session_is_listed_newest_first_sub_agents_inside_theirs(home: Pat
     )
 
 
+def test_several_processes_list_what_one_does(home: Path, monkeypatch, tmp_path: Path) -> None:
+    from msgviewer.sessions import listing
+
+    one = list_sessions(cache=SummaryCache(tmp_path / "one"))
+    # a few small files: worth a second process only when the threshold says so
+    monkeypatch.setattr(listing, "_WORTH_A_PROCESS", 1)
+    files = list(session_files(standard_places()))
+    pool = listing._pool(2, files)
+    assert pool is not None
+    pool.terminate()
+    two = list_sessions(cache=SummaryCache(tmp_path / "two"), workers=2)
+    assert [s.to_json() for s in two] == [s.to_json() for s in one]
+    again = list_sessions(cache=SummaryCache(tmp_path / "two"), workers=2)  # from the cache
+    assert [s.to_json() for s in again] == [s.to_json() for s in one]
+
+
 def test_counts_titles_times_and_tokens_agree_with_the_readers(home: Path) -> None:
     for s in list_sessions():
         convs = load(s.path)  # the full reader: sub-agent runs included
