@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -76,6 +76,11 @@ class SessionsScreen(Screen[None]):
         #sessions, #hits { width: 1fr; border-right: tall $panel; }
         #hits { display: none; }
         #preview { width: 44; padding: 0 1; }
+        &.-narrow #browser { layout: vertical; }
+        &.-narrow #sessions, &.-narrow #hits { height: 1fr; border-right: none; }
+        &.-narrow #preview {
+            width: 1fr; height: 12; border-top: tall $panel; overflow-y: hidden;
+        }
         #progress { height: 1; background: $panel; color: $text-muted; padding: 0 1; }
         &.-searching #sessions { display: none; }
         &.-searching #hits { display: block; }
@@ -104,6 +109,12 @@ class SessionsScreen(Screen[None]):
     @property
     def table(self) -> DataTable:
         return self.query_one("#hits" if self.searching else "#sessions", DataTable)
+
+    NARROW = 170
+    """Below this many columns the preview goes under the list, which keeps every column."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width < self.NARROW, "-narrow")
 
     def on_mount(self) -> None:
         self.sub_title = "sessions"
@@ -161,11 +172,11 @@ class SessionsScreen(Screen[None]):
             table.add_row(
                 _when(s),
                 Text(_cut(printable(os.path.basename(s.project or "")), 14)),
-                Text(_cut(printable(s.title or "(no prompt)"), 36)),
+                Text(_cut(printable(s.title or "(no prompt)"), 30)),
                 Text(str(s.messages), justify="right"),
                 Text(fmt.tokens(total) if total else "—", justify="right"),
                 Text(self.model.cost(s), justify="right"),
-                Text(_cut(printable(s.models[0] if s.models else "—"), 18)),
+                Text(_cut(printable(s.models[0] if s.models else "—"), 16)),
                 s.format,
                 key=s.path,
             )
