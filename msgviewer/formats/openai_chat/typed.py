@@ -5,15 +5,16 @@ looks each one up again; ``msgspec`` decoding into the records below costs about
 parse, for the same checks. The records admit only the keys and value types of the shapes the
 quick reader builds (plus ``name`` and the content parts, which the careful reader takes):
 any other key or type fails the decode of that message alone, which is then parsed by ``orjson``
-and read by the careful reader, as the usual way would (a history whose assistant messages
-carry a ``usage`` or ``reasoning_content`` of their own, as some loggers write, stays on this
-path for all its other messages). So this path never decides anything the readers would
-decide otherwise; a property test holds the two to equal results.
+and read by the careful reader, as the usual way would. An assistant message that carries a
+``reasoning_content`` and a ``usage`` of its own, as DeepSeek-style loggers write, is of the
+common shapes too. So this path never decides anything the readers would decide otherwise; a
+property test holds the two to equal results.
 
 Request fields, which the records do not look into, are kept as raw JSON and parsed by
 ``orjson``, so every number and string reads as it does on the usual way. The records hold no
-numbers: the only integers past 64 bits that ``orjson`` could misread are in request fields,
-call arguments and messages off the common shapes, and those are looked at for them (a whole
+numbers but a message's usage counts (integers, decoded exactly as the usual way reads them):
+the only integers past 64 bits that ``orjson`` could misread are in request fields, call
+arguments and messages off the common shapes, and those are looked at for them (a whole
 file's scan cost as much as the decode); a body whose fields
 the records cannot vouch for (one given twice, a key written with escapes...) goes the usual
 way too.
@@ -28,6 +29,7 @@ import msgspec
 import orjson
 from msgspec import UNSET, Raw, Struct, UnsetType
 
+from ...core.blocks import ReasoningBlock, TextBlock
 from ...core.message import Message, ToolCall
 from ..base import Context, Conversation
 from ..io import has_long_numbers
@@ -100,6 +102,11 @@ class _Message(Struct, forbid_unknown_fields=True, gc=False):
     # refusal (a refusal is read into the content; annotations are kept in the metadata).
     refusal: str | UnsetType | None = UNSET
     annotations: tuple[()] | UnsetType = UNSET
+    # What DeepSeek-style loggers add to an assistant message: its reasoning, read into a
+    # block, and its own usage, kept in the metadata (counts only: any other value, as any
+    # other key, is the careful reader's).
+    reasoning_content: str | UnsetType = UNSET
+    usage: dict[str, int | dict[str, int]] | UnsetType = UNSET
 
 
 _Field = Raw | UnsetType
@@ -302,6 +309,10 @@ def as_dict(m: Item) -> dict[str, Any]:
         d["refusal"] = m.refusal
     if m.annotations is not UNSET:
         d["annotations"] = []
+    if m.reasoning_content is not UNSET:
+        d["reasoning_content"] = m.reasoning_content
+    if m.usage is not UNSET:
+        d["usage"] = m.usage
     return d
 
 
@@ -350,6 +361,38 @@ def _calls(records: list[_Call]) -> tuple[ToolCall, ...] | None:
     return tuple(calls)
 
 
+def _logged(m: _Message) -> Message | None:
+    """An assistant message with its own reasoning or usage (or both), as the careful reader
+    reads it: the reasoning a block before the text, the usage kept in the metadata. None for
+    any other shape of it."""
+    content = m.content
+    if (
+        m.name is not UNSET
+        or m.tool_call_id is not UNSET
+        or m.refusal is not UNSET
+        or m.annotations is not UNSET
+        or not (content is None or type(content) is str)
+    ):
+        return None
+    calls: tuple[ToolCall, ...] = ()
+    if m.tool_calls is not UNSET:
+        if type(m.tool_calls) is not list or (found := _calls(m.tool_calls)) is None:
+            return None
+        calls = found
+    elif content is None and m.reasoning_content is UNSET:
+        return None
+    metadata = {} if m.usage is UNSET else {"usage": m.usage}
+    if m.reasoning_content is UNSET:
+        return assistant_with_calls(content, calls, metadata)
+    blocks: tuple[Any, ...] = (ReasoningBlock(m.reasoning_content, extra={"field": REASONING}),)
+    if content:
+        blocks += (TextBlock(content),)
+    return assistant_with_calls(blocks, calls, metadata)  # type: ignore[arg-type]
+
+
+REASONING = "reasoning_content"
+
+
 def _declined(items: list[Item]) -> bool:
     """Whether ``read`` will give up on a record (see there), found before it reads any: a
     record whose keys the careful reader does not read are more than one, or hold calls."""
@@ -357,13 +400,16 @@ def _declined(items: list[Item]) -> bool:
         if type(m) is dict:
             continue
         role = m.role
-        if role == "assistant":  # (it reads calls and refusals)
-            if m.tool_call_id is not UNSET and m.annotations is not UNSET:
+        if role == "assistant":  # (it reads calls, refusals and reasoning)
+            kept = m.tool_call_id is not UNSET
+            kept += (m.annotations is not UNSET) + (m.usage is not UNSET)
+            if kept > 1:
                 return True
             continue
         if m.tool_calls is not UNSET:
             return True
         kept = (m.refusal is not UNSET) + (m.annotations is not UNSET)
+        kept += (m.reasoning_content is not UNSET) + (m.usage is not UNSET)
         if role != "tool" and role != "function":
             kept += m.tool_call_id is not UNSET
         if kept > 1:
@@ -394,7 +440,13 @@ def read(doc: Document, ctx: Context) -> list[Conversation] | None:
             continue
         role = m.role
         content = m.content
-        if m.name is UNSET:
+        if m.reasoning_content is not UNSET or m.usage is not UNSET:
+            if role == "assistant" and (logged := _logged(m)) is not None:
+                for call in logged.tool_calls:
+                    unanswered[call.id] = call.name
+                append(logged)
+                continue
+        elif m.name is UNSET:
             if role == "tool":
                 call_id = m.tool_call_id
                 if (
@@ -434,6 +486,8 @@ def read(doc: Document, ctx: Context) -> list[Conversation] | None:
                 continue
         d = as_dict(m)
         kept = d.keys() - READ_KEYS.get(role, MESSAGE_KEYS)
+        if role == "assistant":
+            kept.discard("reasoning_content")  # (read into a block, not kept)
         if len(kept) > 1 or "tool_calls" in kept:  # (nor the order of a call's keys)
             return None
         append(careful(d, ctx, f"{path}[{i}]", links))

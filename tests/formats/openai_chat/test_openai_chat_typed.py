@@ -50,6 +50,17 @@ _response_fields = st.fixed_dictionaries(
     optional={
         "refusal": st.sampled_from([None, "no"]),
         "annotations": st.sampled_from([[], [{"type": "url_citation", "url_citation": {}}]]),
+        # what DeepSeek-style loggers add (and values of the wrong kind)
+        "reasoning_content": st.sampled_from(["hmm", "", 3, None]),
+        "usage": st.sampled_from(
+            [
+                {"prompt_tokens": 1, "prompt_tokens_details": {"cached_tokens": 0}},
+                {"completion_tokens": 123456789012345678901234567890},
+                {"cost": 0.5},
+                {"prompt_tokens": True},
+                None,
+            ]
+        ),
     },
 )
 
@@ -119,7 +130,7 @@ def test_bytes_read_as_the_usual_way_reads_them(doc: Any) -> None:
         outcome = _outcome(lambda: typed.read(decoded, Context()))
         if outcome[0] is not None:  # (None: it sends the file the usual way)
             assert outcome == _outcome(
-                lambda: openai_chat.read(copy.deepcopy(orjson.loads(data)), Context())
+                lambda: openai_chat.read(copy.deepcopy(_parsed(data)), Context())
             )
 
 
@@ -161,33 +172,61 @@ def test_a_message_of_no_common_shape_is_read_the_usual_way_alone() -> None:
     assert [conv] == loads(orjson.loads(data))
 
 
-def _logged(every: int) -> bytes:
+def _logged(every: int, extra: dict[str, Any] | None = None) -> bytes:
     # As DeepSeek-style loggers write a history: an assistant's own usage and reasoning.
     value = orjson.loads(_history(2_000))
     assistants = [m for m in value["messages"] if m["role"] == "assistant"]
     for m in assistants[::every]:
-        m["reasoning_content"] = "thinking it over"
-        m["usage"] = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+        m.update(
+            extra
+            or {
+                "reasoning_content": "thinking it over",
+                "usage": {
+                    "prompt_tokens": 10,
+                    "completion_tokens": 5,
+                    "total_tokens": 15,
+                    "prompt_tokens_details": {"cached_tokens": 8},
+                },
+            }
+        )
     return orjson.dumps(value)
 
 
-def test_a_few_messages_with_their_own_usage_keep_the_rest_typed(monkeypatch: Any) -> None:
-    data = _logged(every=20)
+@pytest.mark.parametrize("every", [1, 20])
+def test_assistants_with_their_own_usage_and_reasoning_take_the_typed_way(
+    every: int, monkeypatch: Any
+) -> None:
+    data = _logged(every)
     decoded = typed.decode(data)
     assert decoded is not None
-    odd = [m for m in decoded.messages if type(m) is dict]
-    assert odd and len(odd) * 50 < len(decoded.messages)
-    assert all("reasoning_content" in m for m in odd)
+    assert not [m for m in decoded.messages if type(m) is dict]  # none off the records
     typed_reads: list[Any] = []
     read = typed.read
     monkeypatch.setattr(typed, "read", lambda doc, ctx: typed_reads.append(doc) or read(doc, ctx))
     convs = loads(data)
     assert typed_reads and convs == loads(orjson.loads(data))
+    logged = [m for m in convs[0].messages if "usage" in m.metadata]
+    assistants = [m for m in convs[0].messages if m.role == "assistant"]
+    assert len(logged) == len(assistants[::every]) > 30
+    assert all(m.blocks[0].extra == {"field": "reasoning_content"} for m in logged)
+    assert dumps(convs[0], format="openai-chat") == dumps(
+        loads(orjson.loads(data))[0], format="openai-chat"
+    )
 
 
-def test_many_such_messages_go_the_usual_way() -> None:
-    data = _logged(every=1)  # (then the careful reader reads most messages either way)
-    assert typed.decode(data) is None
+def test_a_few_odd_messages_keep_the_rest_typed(monkeypatch: Any) -> None:
+    data = _logged(every=20, extra={"x_logger_note": "kept"})
+    decoded = typed.decode(data)
+    assert decoded is not None
+    odd = [m for m in decoded.messages if type(m) is dict]
+    assert odd and len(odd) * 50 < len(decoded.messages)
+    assert all("x_logger_note" in m for m in odd)
+    assert loads(data) == loads(orjson.loads(data))
+
+
+def test_many_odd_messages_go_the_usual_way() -> None:
+    data = _logged(every=1, extra={"x_logger_note": "kept"})  # (the careful reader reads
+    assert typed.decode(data) is None  # most messages either way)
     assert loads(data) == loads(orjson.loads(data))
 
 
