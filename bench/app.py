@@ -44,7 +44,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench._common import CACHE, ROOT, data_file, figure, skipped, summary
+from bench._common import CACHE, ROOT, data_file, figure, skipped, summary, variant_file
 
 KEYS = ("down", "pagedown", "end", "expand", "collapse", "jump", "search next")
 
@@ -80,15 +80,18 @@ def timed_parse(*args, **kw):
     finally:
         seen.setdefault("parsed", time.perf_counter())
 registry.parse = timed_parse
-from msgviewer.formats.native import typed as _native_typed  # a native parse: typed records
+from msgviewer.formats.native import typed as _native_typed  # parses into typed records
+from msgviewer.formats.openai_chat import typed as _chat_typed
 class TimedDecoder:
-    decoder = _native_typed._decoder
+    def __init__(self, decoder):
+        self.decoder = decoder
     def decode(self, data):
         try:
             return self.decoder.decode(data)
         finally:
             seen.setdefault("parsed", time.perf_counter())
-_native_typed._decoder = TimedDecoder()
+for _typed in (_native_typed, _chat_typed):
+    _typed._decoder = TimedDecoder(_typed._decoder)
 
 async def main():
     app = MsgViewerApp([sys.argv[1]])
@@ -116,7 +119,7 @@ def _start(args: list[str], marker: str) -> tuple[float, str]:
     return elapsed, line
 
 
-def cold_start(path: Path, starts: int) -> None:
+def cold_start(path: Path, starts: int, label: str = "") -> None:
     n = int(path.name.split("-")[1])
     # Start from the package's compiled bytecode, as an installed package does (pip compiles
     # it; an editable install writes it on first use unless PYTHONDONTWRITEBYTECODE is set,
@@ -132,11 +135,11 @@ def cold_start(path: Path, starts: int) -> None:
         seen = json.loads(line)
         early.append("indicator" in seen and seen["indicator"] < seen["parsed"])
     print(
-        f"  cold start {n:,} msgs: app {statistics.median(app):.2f} s, "
+        f"  cold start {label}{n:,} msgs: app {statistics.median(app):.2f} s, "
         f"orjson process {statistics.median(floor):.2f} s"
     )
     figure(
-        f"cold start to first rows {n:,} msgs / cold orjson.loads process",
+        f"cold start to first rows {label}{n:,} msgs / cold orjson.loads process",
         statistics.median(app) / statistics.median(floor),
         2.0,
     )
@@ -432,6 +435,10 @@ def main() -> int:
         return summary()
     if args.starts > 0:
         cold_start(paths[-1], args.starts)  # type: ignore[arg-type]
+        # an OpenAI chat log whose assistant messages carry their own usage and reasoning
+        logged = variant_file(sizes[-1], "openai-chat", "deepseek")
+        if logged is not None:
+            cold_start(logged, args.starts, "openai-chat (deepseek) ")
     if len(paths) > 1:
         for view in views:
             key_latency(paths[0], paths[-1], args.rounds, view)  # type: ignore[arg-type]
