@@ -52,8 +52,14 @@ class DetailPane(ArgumentCursor, DetailParts, ScrollView, can_focus=True):
     """Everything about the node under the tree's cursor."""
 
     BINDINGS: list[BindingType] = [
-        Binding("j", "line(1)", "Scroll down (on a tool call: next argument)", show=False),
-        Binding("k", "line(-1)", "Scroll up (on a tool call: previous argument)", show=False),
+        Binding(
+            "j",
+            "line(1)",
+            "Scroll down",
+            show=False,
+            tooltip="Scroll down; on a tool call, the next argument (then yp, yy, c copy it)",
+        ),
+        Binding("k", "line(-1)", "Scroll up", show=False, tooltip="Scroll up; the argument before"),
         Binding("g", "scroll_home", "Top", show=False),
         Binding("G", "scroll_end", "Bottom", show=False),
         Binding("ctrl+d", "half_page(1)", "Half a page down", show=False),
