@@ -49,9 +49,9 @@ def node_path(convs: list[Conversation], row: Row) -> str:
     else:
         short, full = _cut(message, kind, i)
         shorter, longer = (*before, short), (*before, full)
-    a = _written(convs, c, shorter, name)
-    b = _written(convs, c, longer, name)
-    return _where(a, b, "$")
+    a = written(convs, c, shorter, name)
+    b = written(convs, c, longer, name)
+    return _where(a, b, "$", last=kind != MSG)
 
 
 def _cut(message: Message, kind: int, i: int) -> tuple[Message, Message]:
@@ -78,7 +78,7 @@ def _cut(message: Message, kind: int, i: int) -> tuple[Message, Message]:
     return message, message
 
 
-def _written(convs: list[Conversation], c: int, messages: tuple[Message, ...], name: str) -> Any:
+def written(convs: list[Conversation], c: int, messages: tuple[Message, ...], name: str) -> Any:
     conv = replace(convs[c], messages=messages)
     payload: Any = conv if len(convs) == 1 else [*convs[:c], conv]
     data = dumps(payload, format=name)
@@ -88,12 +88,17 @@ def _written(convs: list[Conversation], c: int, messages: tuple[Message, ...], n
         return [orjson.loads(line) for line in data.splitlines() if line.strip()]
 
 
-def _step(key: str) -> str:
+def key_step(key: str) -> str:
     return f".{key}" if _NAME.match(key) else f"[{orjson.dumps(key).decode()}]"
 
 
-def _where(a: Any, b: Any, path: str) -> str:
-    """The path of what ``b`` has that ``a`` has not: the deepest place they differ."""
+def _where(a: Any, b: Any, path: str, *, last: bool = False) -> str:
+    """The path of what ``b`` has that ``a`` has not: the deepest place they differ.
+
+    ``last``: the node is the last part of its message (the parts after it are cut from
+    both), so where ``b`` holds several new records (Claude Code writes a message a block a
+    line, the message's stop fields on its last line) the node is the last of them.
+    """
     if isinstance(a, dict) and isinstance(b, dict):
         keys = [k for k in {**a, **b} if a.get(k, _MISSING) != b.get(k, _MISSING)]
         if len(keys) != 1:
@@ -102,19 +107,24 @@ def _where(a: Any, b: Any, path: str) -> str:
         if key not in a:  # a new member; a list holding just the new node names the node
             value = b[key]
             one = isinstance(value, list) and len(value) == 1
-            return path + _step(key) + ("[0]" if one else "")
+            return path + key_step(key) + ("[0]" if one else "")
         if key not in b:
-            return path + _step(key)
-        return _where(a[key], b[key], path + _step(key))
+            return path + key_step(key)
+        return _where(a[key], b[key], path + key_step(key), last=last)
     if isinstance(a, list) and isinstance(b, list):
         same = 0
         while same < min(len(a), len(b)) and a[same] == b[same]:
             same += 1
         if len(b) == len(a) + 1 and a[same:] == b[same + 1 :]:
             return f"{path}[{same}]"  # one item more: the node itself
-        if len(b) > len(a):  # several (a message written as several records): the first
-            return f"{path}[{same}]"
+        if len(b) > len(a):  # several (a message written as several records)
+            if not last:
+                return f"{path}[{same}]"  # the message: its first record
+            tail = 0  # (the conversations after this one, in a file of several)
+            while tail < len(a) - same and a[len(a) - 1 - tail] == b[len(b) - 1 - tail]:
+                tail += 1
+            return f"{path}[{len(b) - 1 - tail}]"
         if len(b) == len(a) and same < len(a) and a[same + 1 :] == b[same + 1 :]:
-            return _where(a[same], b[same], f"{path}[{same}]")
+            return _where(a[same], b[same], f"{path}[{same}]", last=last)
         return path
     return path

@@ -4,6 +4,10 @@ two-key ``yy`` (the value) and ``yp`` (its JSON path in the file).
 ``y`` copies the value at once, as it always did, and for ``YANK_WAIT`` seconds listens for a
 ``p`` that copies the path instead. The path is worked out in a worker (``model.jsonpath``
 writes the conversation up to the node twice, which takes a moment on a long run).
+
+With the detail pane focused on a tool call, the node is the argument under the pane's cursor
+(``widgets.argument_cursor``): ``yp`` copies its path inside the call
+(``$.messages[3].content[1].input.command``), ``yy`` its JSON and ``c`` its text.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from typing import Any
 from textual import events, work
 
 from ..model import fmt
+from ..model.arguments import Steps, argument_value, steps_text
 from ..model.rows import Row
 from .actions import copy_payload
 
@@ -60,15 +65,29 @@ class CopyKeys:
         if selection is None or self.session is None:
             return
         convs = [x.conversation for x in self.session.convs]
-        self._path_worker(convs, selection[0])
+        argument = self._argument()
+        if argument is not None:
+            self._path_worker(convs, argument[0], argument[1])
+        else:
+            self._path_worker(convs, selection[0], None)
+
+    def _argument(self) -> tuple[Row, Steps] | None:
+        """The call's row and the argument under the detail pane's cursor, when the pane has
+        the focus and shows a call."""
+        detail = self.detail
+        if not detail.has_focus or detail.row is None:
+            return None
+        steps = detail.argument_at_cursor()
+        return None if steps is None else (detail.row, steps)
 
     @work(thread=True, exclusive=True, group="json-path")
-    def _path_worker(self, convs: list[Any], row: Row) -> None:
+    def _path_worker(self, convs: list[Any], row: Row, steps: Steps | None) -> None:
         # (writes the conversation up to the node twice: off the UI for a long one)
+        from ..model.arguments import argument_path
         from ..model.jsonpath import node_path
 
         try:
-            path = node_path(convs, row)
+            path = node_path(convs, row) if steps is None else argument_path(convs, row, steps)
         except Exception as exc:  # a writer's refusal is something to say, not a crash
             why = f"No JSON path to copy: {exc}"
             self.app.call_from_thread(self.notify, why, severity="warning", timeout=3)
@@ -83,6 +102,13 @@ class CopyKeys:
         selection = self._selection()
         if selection is None:
             return
-        text, what = copy_payload(*selection, as_json=as_json)
+        argument = self._argument()
+        if argument is not None:
+            steps = argument[1]
+            text = argument_value(self.detail.arguments, steps, as_json=as_json)
+            what = f"the argument {steps_text(steps)}" if steps else "the arguments"
+            what += " as JSON" if as_json else ""
+        else:
+            text, what = copy_payload(*selection, as_json=as_json)
         self.app.copy_to_clipboard(text)
         self.notify(f"Copied {what} ({fmt.plural(len(text), 'character')})", timeout=2)

@@ -29,6 +29,7 @@ from textual.strip import Strip
 from ..model.pictures import Picture, decode
 from ..model.rows import Row
 from ..model.session import Session
+from .argument_cursor import ArgumentCursor
 from .detail_parts import DetailParts, Part
 from .styles import component_style
 
@@ -36,6 +37,7 @@ from .styles import component_style
 _LAYOUT = {
     "section": (0, True, False),
     "json": (1, False, False),
+    "args": (1, False, False),
     "raw": (1, False, False),
     "markdown": (1, False, False),
     "reasoning": (2, False, True),
@@ -46,12 +48,18 @@ PICTURES_KEPT = 16
 """Decoded images the pane keeps, the latest first: going back to one shows it at once."""
 
 
-class DetailPane(DetailParts, ScrollView, can_focus=True):
+class DetailPane(ArgumentCursor, DetailParts, ScrollView, can_focus=True):
     """Everything about the node under the tree's cursor."""
 
     BINDINGS: list[BindingType] = [
-        Binding("j", "scroll_down", "Scroll down", show=False),
-        Binding("k", "scroll_up", "Scroll up", show=False),
+        Binding(
+            "j",
+            "line(1)",
+            "Scroll down",
+            show=False,
+            tooltip="Scroll down; on a tool call, the next argument (then yp, yy, c copy it)",
+        ),
+        Binding("k", "line(-1)", "Scroll up", show=False, tooltip="Scroll up; the argument before"),
         Binding("g", "scroll_home", "Top", show=False),
         Binding("G", "scroll_end", "Bottom", show=False),
         Binding("ctrl+d", "half_page(1)", "Half a page down", show=False),
@@ -59,7 +67,8 @@ class DetailPane(DetailParts, ScrollView, can_focus=True):
         Binding("space", "page_down", "Page down", show=False),
         Binding("b", "page_up", "Page up", show=False),
     ]
-    """Pager keys, when the pane has the focus (tab, or a click)."""
+    """Pager keys, when the pane has the focus (tab, or a click); on a tool call ``j`` and
+    ``k`` move a cursor over its arguments (``argument_cursor``) for ``yp`` and ``yy``."""
 
     COMPONENT_CLASSES = {
         "detail--match",
@@ -69,6 +78,7 @@ class DetailPane(DetailParts, ScrollView, can_focus=True):
         "detail--bar",
         "detail--error",
         "detail--note",
+        "detail--cursor",
     }
     DEFAULT_CSS = """
     DetailPane {
@@ -83,6 +93,7 @@ class DetailPane(DetailParts, ScrollView, can_focus=True):
         & > .detail--bar { color: $secondary; }
         & > .detail--error { color: $error; }
         & > .detail--note { color: $text-muted; }
+        & > .detail--cursor { background: $block-cursor-background; }
     }
     """
 
@@ -100,6 +111,8 @@ class DetailPane(DetailParts, ScrollView, can_focus=True):
         self._width = 0
         self._drawn_in: tuple[Style, ...] = ()
         self._refs_of: tuple[Any, Any] | None = None
+        self.arg_steps = []
+        self.arg_starts = []
         self.highlight: re.Pattern[str] | None = None
         """What a search highlights in the pane."""
         self._pictures: dict[int, tuple[Any, Picture | None]] = {}
@@ -152,6 +165,7 @@ class DetailPane(DetailParts, ScrollView, can_focus=True):
     def refresh_content(self) -> None:
         """Build the pane again for the current row and modes."""
         self.parts = self._build()
+        self._find_arguments()
         self._drop_selection()
         self._lay_out()
         self.scroll_to(0, 0, animate=False, immediate=True)
@@ -169,6 +183,7 @@ class DetailPane(DetailParts, ScrollView, can_focus=True):
         self._width = width
         self._drawn_in = self._colours()
         lines: list[Strip] = []
+        self.arg_starts = []
         if width > 0:
             console = self.app.console
             base = self.rich_style
@@ -186,9 +201,18 @@ class DetailPane(DetailParts, ScrollView, can_focus=True):
                 options = console.options.update_width(max(1, width - indent))
                 prefix = [Segment("▌ ", bar_style)] if bar else [Segment(" " * indent, base)]
                 body = Text(part.body) if isinstance(part.body, str) else part.body  # no markup
-                for segments in console.render_lines(body, options, style=style, pad=False):
-                    line = Strip([*prefix, *segments]) if indent else Strip(segments)
-                    lines.append(line.crop_extend(0, width, base))
+                pieces = [body]
+                if part.kind == "args" and self.arguments is not None and not self.arg_starts:
+                    # a line at a time, to know where each line of the arguments begins
+                    pieces = body.split("\n", allow_blank=True)
+                for piece in pieces:
+                    if len(pieces) > 1:
+                        self.arg_starts.append(len(lines))
+                    for segments in console.render_lines(piece, options, style=style, pad=False):
+                        line = Strip([*prefix, *segments]) if indent else Strip(segments)
+                        lines.append(line.crop_extend(0, width, base))
+                if len(pieces) > 1:
+                    self.arg_starts.append(len(lines))
         self._lines = lines
         self.virtual_size = Size(width, len(lines))
         self.refresh()
@@ -197,7 +221,7 @@ class DetailPane(DetailParts, ScrollView, can_focus=True):
         index = self.scroll_offset.y + y
         if index >= len(self._lines):
             return Strip.blank(self.scrollable_content_region.width, self.rich_style)
-        strip = self._lines[index]
+        strip = self._cursor_on(self._lines[index], index)
         if self.highlight is not None:
             strip = _highlighted(strip, self.highlight, component_style(self, "detail--match"))
         selection = self.text_selection

@@ -215,7 +215,7 @@ class DetailParts:
             head = heading(f"⚒ {label} · ", (call_signature(block.name, {}, 80), "bold"))
             head.append(f"  id {printable(str(block.id))}", style="dim")
             head.append_text(self._link_note(c, m, b, None))
-            return [Part(head, "section"), Part(json_text(block.args), "json")]
+            return [Part(head, "section"), Part(json_text(block.args), "args")]
         if t in ("tool_result", "server_tool_result"):
             label = "tool result" if t == "tool_result" else "server tool result"
             head = heading(label)
@@ -292,7 +292,7 @@ class DetailParts:
         head = heading("⚒ tool call · ", (call.name, "bold"))
         head.append(f"  id {printable(str(call.id))}", style="dim")
         head.append_text(self._link_note(c, m, None, k))
-        return [Part(head, "section"), Part(json_text(call.args), "json")]
+        return [Part(head, "section"), Part(json_text(call.args), "args")]
 
     def _invalid(self, message: Message, k: int) -> list[Part]:
         call = message.invalid_tool_calls[k]
