@@ -10,6 +10,7 @@ priced from its sums; any other model's dollars are the cached ones.
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from ..core.cost import UNKNOWN_MODEL
@@ -119,6 +120,25 @@ def _usage(counts: dict[str, int], extra: dict[str, Any]) -> Usage:
     )
 
 
+def warm_up() -> threading.Thread:
+    """Load the price database in a thread of its own, while the first files are read: its
+    import costs a cold start a quarter of a second, most of it spent waiting for the disk,
+    which reading session files need not wait for. Pricing waits for it (Python's import lock)
+    only if it comes first."""
+
+    def load() -> None:
+        try:
+            from genai_prices.data_snapshot import get_snapshot
+
+            get_snapshot()
+        except Exception:  # (no database, or a broken one: pricing says so when it asks)
+            pass
+
+    thread = threading.Thread(target=load, name="msgviewer-prices", daemon=True)
+    thread.start()
+    return thread
+
+
 def summed_usage(counts: dict[str, int]) -> Usage:
     """A model's summed counts as one ``Usage`` (what an override prices)."""
     hour = counts.get("cache_write_1h", 0)
@@ -151,4 +171,4 @@ def session_cost(
     return total, unpriced
 
 
-__all__ = ["COUNTS", "CostTally", "session_cost", "summed_usage"]
+__all__ = ["COUNTS", "CostTally", "session_cost", "summed_usage", "warm_up"]

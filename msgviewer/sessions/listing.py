@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from .cache import MISS, SummaryCache, cache_dir
+from .costs import warm_up
 from .places import SessionFile, session_files, standard_places
 from .summarise import summarise
 from .summary import Summary
@@ -60,6 +61,8 @@ def iter_summaries(
             known[i] = hit  # type: ignore[assignment]
     misses = [files[i] for i in range(len(files)) if i not in known]
     pool = _pool(workers, misses)
+    if misses and pool is None:
+        warm_up()  # (after any fork: a process forked beside a thread can inherit a held lock)
     read = iter(pool.imap(summarise, misses, chunksize=2) if pool else map(summarise, misses))
     seen: set[str] = set()
     try:
@@ -93,7 +96,7 @@ def _pool(workers: int, files: list[SessionFile]) -> Any:
     workers = min(workers, size // _WORTH_A_PROCESS)
     if workers < 2:
         return None
-    return multiprocessing.get_context("fork").Pool(workers)
+    return multiprocessing.get_context("fork").Pool(workers, initializer=warm_up)
 
 
 def newest_first(summaries: list[Summary]) -> list[Summary]:
