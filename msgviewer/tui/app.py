@@ -21,6 +21,7 @@ from textual.screen import Screen
 from ..core.safetext import visible
 from ..formats import Conversation
 from .keys import APP_BINDINGS, commands, key_groups
+from .model.kitty import protocol
 from .model.session import Session
 
 
@@ -71,6 +72,9 @@ class MsgViewerApp(App[int]):
             from .widgets.picture import prepare
 
             self.images = prepare()
+        self.graphics = protocol(os.environ)
+        """How pictures reach the terminal: ``"kitty"`` (its graphics protocol) or
+        ``"blocks"`` (half blocks), told by the environment (``model.kitty.protocol``)."""
         self.session: Session | None = None
         """The session the app opened on (its conversations carry the edits)."""
 
@@ -216,6 +220,13 @@ class MsgViewerApp(App[int]):
             yield SystemCommand(
                 f"Filter: {name}", "Show only these in the tree", partial(main.apply_filter, flt)
             )
+
+    def write_to_terminal(self, sequence: str) -> None:
+        """Send an escape sequence to the terminal between frames (a picture for Kitty's
+        protocol), through the driver Textual writes its frames with; nowhere when headless."""
+        driver = getattr(self, "_driver", None)
+        if driver is not None and not self.is_headless:
+            driver.write(sequence)
 
     def action_toggle_images(self) -> None:
         """Draw image blocks in the detail pane, or show only their facts."""

@@ -122,3 +122,38 @@ def test_no_images_on_the_command_line_reaches_the_app(monkeypatch: pytest.Monke
     assert seen["images"] is False and seen["files"] == [str(DEMO)]
     assert main([str(DEMO)]) == 0
     assert seen["images"] is True
+
+
+async def test_a_kitty_terminal_is_sent_the_picture_once_and_shown_placeholders(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from msgviewer.tui.model import kitty
+
+    monkeypatch.setenv("MSGVIEWER_IMAGES", "kitty")
+    monkeypatch.delenv("TMUX", raising=False)
+    sent: list[str] = []
+    app = make_app(DEMO)
+    assert app.graphics == "kitty"
+    monkeypatch.setattr(app, "write_to_terminal", sent.append)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.main_screen
+        screen.tree.go_to(BLOCK, 0, 1, 1)  # the user's screenshot
+        await settle(pilot)
+        detail = screen.detail
+        assert len(sent) == 1 and sent[0].startswith("\x1b_Ga=T,U=1,f=100")
+        image_id = int(sent[0].split(",i=")[1].split(",")[0])
+        colour = kitty.id_colour(image_id)
+        cells = [  # the pane's own lines, as drawn
+            seg for line in detail._lines for seg in line if kitty.PLACEHOLDER in seg.text
+        ]
+        rows = [line for line in detail.plain.splitlines() if kitty.PLACEHOLDER in line]
+        assert 1 <= len(rows) <= MAX_ROWS and "▀" not in detail.plain
+        assert all(seg.style.color.triplet == colour for seg in cells) and cells
+        # drawn again (moving away and back): not sent again
+        screen.tree.go_to(BLOCK, 0, 1, 0)
+        await settle(pilot)
+        screen.tree.go_to(BLOCK, 0, 1, 1)
+        await settle(pilot)
+        assert len(sent) == 1
+    assert sent[-1] == kitty.delete(image_id)  # freed when the app ends

@@ -31,6 +31,7 @@ from ..model.rows import Row
 from ..model.session import Session
 from .argument_cursor import ArgumentCursor
 from .detail_parts import DetailParts, Part
+from .picture import Placements
 from .styles import component_style
 
 # How each kind of part is set: (indent, a blank line before, a bar down its left side).
@@ -115,6 +116,7 @@ class DetailPane(ArgumentCursor, DetailParts, ScrollView, can_focus=True):
         self.arg_starts = []
         self.highlight: re.Pattern[str] | None = None
         """What a search highlights in the pane."""
+        self._placements: Placements | None = None
         self._pictures: dict[int, tuple[Any, Picture | None]] = {}
         """Decoded images by ``id`` of their block (the block kept, so the id stays its own);
         None while one decodes."""
@@ -123,6 +125,22 @@ class DetailPane(ArgumentCursor, DetailParts, ScrollView, can_focus=True):
     def images(self) -> bool:
         """Whether image blocks are drawn (the app's setting)."""
         return bool(getattr(self.app, "images", True))
+
+    def placements(self) -> Placements | None:
+        if getattr(self.app, "graphics", "blocks") != "kitty":
+            return None
+        if self._placements is None:
+            import os
+
+            write = getattr(self.app, "write_to_terminal", None)
+            if write is None:
+                return None
+            self._placements = Placements(write, tmux=bool(os.environ.get("TMUX")))
+        return self._placements
+
+    def on_unmount(self) -> None:
+        if self._placements is not None:
+            self._placements.clear()  # (the terminal keeps a picture until it is freed)
 
     def picture_of(self, block: Any) -> Picture | None:
         entry = self._pictures.get(id(block))

@@ -22,7 +22,7 @@ from ..model.safe import printable
 from ..model.session import Session
 from ..model.summaries import ROLE_GLYPHS, call_signature, reasoning_flags
 from ..model.tool_output import tool_output
-from .picture import PictureLines
+from .picture import PictureLines, Placements
 from .render import heading, json_text, media_text, metadata_table, plain_text, source_text
 from .safe_markup import markdown_parser
 
@@ -260,11 +260,15 @@ class DetailParts:
             return [Part("decoding the image…", "note")]
         if picture.image is None:
             return [Part(printable(f"(not drawn: {picture.error})"), "note")]
-        return [Part(PictureLines(picture.image), "image")]
+        return [Part(PictureLines(picture.image, self.placements()), "image")]
 
     def picture_of(self, block: Any) -> Picture | None:
         """The decoded picture of ``block``, or None while it is decoded (the pane's job)."""
         raise NotImplementedError
+
+    def placements(self) -> Placements | None:
+        """Where pictures go by Kitty's graphics protocol; None: drawn in half blocks."""
+        return None
 
     def _output(self, head: Text | None, text: str, message: Message, kind: str) -> list[Part]:
         """A tool's output: what it printed (out of a JSON wrapper, if it came in one) under
