@@ -17,3 +17,5 @@ def _private_home(
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
     monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
     monkeypatch.setenv("INSPECT_LOG_DIR", str(Path(home) / "logs"))
+    # pictures in half blocks whatever terminal runs the tests (Kitty's would change pictures)
+    monkeypatch.setenv("MSGVIEWER_IMAGES", "blocks")
