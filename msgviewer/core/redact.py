@@ -139,9 +139,12 @@ class Redactor:
                 break
         return text
 
-    def value(self, v: Any, key: str | None, place: tuple[int, int | None, str]) -> Any:
+    def value(
+        self, v: Any, key: str | None, place: tuple[int, int | None, str], *, opaque: bool = True
+    ) -> Any:
         """A JSON-like value with its strings (keys included) redacted; the same object when
-        nothing changed."""
+        nothing changed. ``opaque``: a signature's fields are left alone (False inside a
+        call's arguments, whose keys are the program's own: any of them may hold a secret)."""
         if isinstance(v, str):
             return self.text(v, key, place)
         conv, message, path = place
@@ -149,7 +152,7 @@ class Redactor:
             out: dict[Any, Any] = {}
             changed = False
             for k, item in v.items():
-                if isinstance(k, str) and k in OPAQUE_KEYS:
+                if opaque and isinstance(k, str) and k in OPAQUE_KEYS:
                     out[k] = item
                     continue
                 # A key is named by its redacted self: a report never shows a secret.
@@ -159,12 +162,16 @@ class Redactor:
                     else k
                 )
                 inner = (conv, message, _join(path, new_k))
-                new_item = self.value(item, k if isinstance(k, str) else None, inner)
+                name = k if isinstance(k, str) else None
+                new_item = self.value(item, name, inner, opaque=opaque)
                 changed = changed or new_k != k or new_item is not item
                 out[new_k] = new_item
             return out if changed else v
         if isinstance(v, (list, tuple)):
-            items = [self.value(x, key, (conv, message, f"{path}[{i}]")) for i, x in enumerate(v)]
+            items = [
+                self.value(x, key, (conv, message, f"{path}[{i}]"), opaque=opaque)
+                for i, x in enumerate(v)
+            ]
             if all(a is b for a, b in zip(items, v, strict=True)):
                 return v
             return type(v)(items)
@@ -215,6 +222,8 @@ class Redactor:
                 new = self._blocks(v, conv, index, f"{path}.content")
             elif k == "citations" and isinstance(v, list):
                 new = self._records(v, conv, index, f"{path}.citations")
+            elif k == "args":
+                new = self.value(v, k, (conv, index, f"{path}.{k}"), opaque=False)
             else:
                 new = self.value(v, k, (conv, index, f"{path}.{k}"))
             changed = changed or new is not v
@@ -236,7 +245,9 @@ class Redactor:
                 out.append(self.value(item, None, (conv, index, at)))
                 continue
             record = {
-                k: v if k in _BLOCK_SKIP else self.value(v, k, (conv, index, f"{at}.{k}"))
+                k: v
+                if k in _BLOCK_SKIP
+                else self.value(v, k, (conv, index, f"{at}.{k}"), opaque=k != "args")
                 for k, v in item.items()
             }
             same = all(record[k] is v for k, v in item.items())

@@ -85,3 +85,20 @@ def test_any_history_redacts_to_valid_messages_and_redacting_again_changes_nothi
     again, more, _ = redact_messages(out, words("Paris"))
     assert more == [] and again == out
     assert not any("Paris" in str(mv.to_dict([m])) for m in out if m.metadata == {})
+
+
+def test_a_calls_argument_named_like_a_signature_is_still_redacted() -> None:
+    # found by the property above: arguments are the program's own, whatever their keys
+    call = mv.ToolCall("c1", "get_weather", {"type": {"thoughtSignature": "in Paris today"}})
+    block = mv.ToolCallBlock(None, "get_weather", {"signature": "Paris, France"})
+    messages = [
+        mv.Message.user((TextBlock("hi"), block)),
+        mv.Message.assistant("", tool_calls=[call]),
+    ]
+    out, found, _ = redact_messages(messages, words("Paris"))
+    assert "Paris" not in str(mv.to_dict(out))
+    assert len(found) == 2
+    # a reasoning block's signature is still left alone (it is not text)
+    signed = mv.Message.assistant((ReasoningBlock("thinking of Paris", signature="Paris=="),))
+    [kept], _, _ = redact_messages([signed], words("Paris"))
+    assert kept.content[0].text != "thinking of Paris" and kept.content[0].signature is None
