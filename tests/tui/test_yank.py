@@ -81,3 +81,20 @@ def test_the_path_names_the_node_in_the_file(name: str, row) -> None:  # type: i
     else:
         assert isinstance(node, dict)
     assert node_path(convs, (CONV, 0, 0, 0, 0, 0)) == "$"
+
+
+async def test_with_several_files_the_path_is_in_the_nodes_own_file() -> None:
+    first, second = SAMPLES / "openai-chat-agent.json", SAMPLES / "anthropic-agent.json"
+    app = make_app(first, second)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.main_screen
+        c = len(load(first))  # the second file's conversation comes after the first's
+        screen.tree.go_to(BLOCK, c, 2, 1)  # the text of the Anthropic file's message 2
+        await settle(pilot)
+        await pilot.press("y", "p")
+        await settle(pilot)
+        path = app.clipboard
+    assert path == node_path(load(second), (BLOCK, 0, 2, 1, 0, 0))
+    node = _at(orjson.loads(second.read_bytes()), path)
+    assert node["text"] == load(second)[0].messages[2].blocks[1].text

@@ -132,6 +132,16 @@ class Session:
     prices: dict[str, Any] | None = None
     """Price overrides (``--prices`` or ``MSGVIEWER_PRICES``) for the cost analysis."""
 
+    def file_of(self, c: int) -> tuple[list[Conversation], int]:
+        """The conversations of the file conversation ``c`` came from, in order, and its place
+        among them (what a JSON path in that file counts)."""
+        conv = self.convs[c]
+        if conv.source is None:  # one file open: every conversation is its
+            return [x.conversation for x in self.convs], c
+        n, of = conv.part
+        first = c - (n - 1)
+        return [x.conversation for x in self.convs[first : first + of]], n - 1
+
     @classmethod
     def from_conversations(
         cls,

@@ -64,12 +64,11 @@ class CopyKeys:
         selection = self._selection()
         if selection is None or self.session is None:
             return
-        convs = [x.conversation for x in self.session.convs]
         argument = self._argument()
-        if argument is not None:
-            self._path_worker(convs, argument[0], argument[1])
-        else:
-            self._path_worker(convs, selection[0], None)
+        row, steps = argument if argument is not None else (selection[0], None)
+        # the path is in the row's own file: its conversations alone, counted from its first
+        convs, c = self.session.file_of(row[1])
+        self._path_worker(convs, (row[0], c, *row[2:]), steps)
 
     def _argument(self) -> tuple[Row, Steps] | None:
         """The call's row and the argument under the detail pane's cursor, when the pane has
