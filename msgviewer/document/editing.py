@@ -16,9 +16,12 @@ only touched (or chmod-ed) still holds the same bytes and is not a change.
 
 Saving back to the file a document was loaded from, in its format, changes only the bytes of what
 was edited (``formats.exact.splice``): the document keeps a digest of the bytes it read and the
-conversations as read; at save time it reads the file again and, if it is still those bytes,
-splices the writer's output for the edited conversations into it. Otherwise (another path,
-another format, a file changed and saved over with ``force``) it writes the writer's output.
+conversations as read; at save time it reads the file again (once, for the check above too) and,
+if it is still those bytes, splices the writer's output for the edited conversations into it.
+A format that can (``Format.splice_edit``) writes only the edited messages and finds where they
+are in the file; the others write the conversations whole, before and after the edit, and
+splice the three texts. Otherwise (another path, another format, a file changed and saved over
+with ``force``) it writes the writer's output.
 
 ``Document.load(path)`` returns a list of documents, one per conversation in the file. Documents
 loaded from one file share it: saving any of them writes every conversation of the file, each as
