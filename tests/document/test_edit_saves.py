@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from msgviewer import Document, Message
+from msgviewer.core.errors import FormatError
 from msgviewer.formats import Conversation, dumps, load
 from msgviewer.formats.exact import splice
 from msgviewer.formats.registry import get_format
@@ -224,4 +225,16 @@ def test_undone_edits_save_the_file_as_it_was(tmp_path: Path) -> None:
     doc.save()
     doc.undo()
     doc.save()
+    assert path.read_bytes() == (SAMPLES / "demo-agent-run.json").read_bytes()
+
+
+def test_a_value_the_writer_cannot_write_is_reported_as_before(tmp_path: Path) -> None:
+    path = tmp_path / "run.json"
+    path.write_bytes((SAMPLES / "demo-agent-run.json").read_bytes())
+    [doc] = Document.load(path)
+    doc.edit(
+        lambda msgs: [*msgs[:5], Message.user("odd", metadata={"tags": {1, 2}}), *msgs[5:]], "add"
+    )
+    with pytest.raises(FormatError, match="message 5"):
+        doc.save()
     assert path.read_bytes() == (SAMPLES / "demo-agent-run.json").read_bytes()

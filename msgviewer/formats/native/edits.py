@@ -59,9 +59,12 @@ def splice_edit(
     pieces to write one after the other (views of ``original`` and the new records)."""
     if len(bases) != len(news) or not bases:
         return None
-    if len(bases) == 1:
-        return _single(original, bases[0], news[0])
-    return _lines(original, bases, news)
+    try:
+        if len(bases) == 1:
+            return _single(original, bases[0], news[0])
+        return _lines(original, bases, news)
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError):
+        return None  # (a value the writer cannot write: the whole-text way says which)
 
 
 def _document(conv: Conversation) -> dict[str, Any]:
