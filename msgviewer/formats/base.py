@@ -96,6 +96,9 @@ Writer = Callable[[Sequence[Conversation], Context], bytes]
 Sniffer = Callable[[Any], bool]
 BinarySniffer = Callable[[bytes], bool]
 BinaryReader = Callable[[bytes, Context], list[Conversation]]
+EditSplicer = Callable[
+    [bytes, Sequence[Conversation], Sequence[Conversation]], "list[bytes | memoryview] | None"
+]
 
 
 @dataclass(frozen=True)
@@ -125,6 +128,10 @@ class Format:
     """Given the bytes of input that is not JSON text (a zip archive...): is it this format?"""
     read_binary: BinaryReader | None = None
     """Such bytes -> their conversations (formats whose files are not JSON text)."""
+    splice_edit: EditSplicer | None = None
+    """(file bytes, its conversations as read, as they are now) -> the pieces of the file with
+    only the edited messages' records rewritten, found without writing the rest; None when the
+    bytes around the edit are not the writer's own (the caller splices whole texts)."""
 
     @property
     def can_read(self) -> bool:

@@ -27,11 +27,18 @@ import signal
 import stat
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from ..core.errors import WriteError
 
-__all__ = ["TEMP_TAG", "WriteError", "clean_up_on_signals", "remove_stale_temps", "write_file"]
+__all__ = [
+    "TEMP_TAG",
+    "Data",
+    "WriteError",
+    "clean_up_on_signals",
+    "remove_stale_temps",
+    "write_file",
+]
 
 TEMP_TAG = "msgviewer-tmp"
 """What marks a temporary file as msgviewer's: ``.NAME.msgviewer-tmp-PID-RANDOM``."""
@@ -44,12 +51,16 @@ _CHUNK = 1 << 23  # written in pieces: a signal's handler runs between them
 _RANDOM = re.compile(r"([0-9]+)-[0-9a-f]{8}")
 _NEVER_REPLACED = ("/dev/", "/proc/")
 
+Data = bytes | Sequence[bytes | memoryview]
+"""What is written: bytes, or pieces written one after the other (a file spliced from the
+bytes it held and a few new ones is written without first being joined into one copy)."""
+
 Check = Callable[[], None]
 """Called once the new data is on disk, just before it replaces the target: raises to keep
 the target as it is (a document's "changed on disk since it was read")."""
 
 
-def write_file(path: str | os.PathLike[str], data: bytes, *, check: Check | None = None) -> None:
+def write_file(path: str | os.PathLike[str], data: Data, *, check: Check | None = None) -> None:
     """Write ``data`` to ``path`` as described in the module doc; ``check`` runs just before
     the rename (or before writing, for a target written through)."""
     name = os.fspath(path)
@@ -93,7 +104,7 @@ def _replaceable(name: str, info: os.stat_result | None) -> str | None:
     return real
 
 
-def _write_through(name: str, data: bytes, check: Check | None) -> None:
+def _write_through(name: str, data: Data, check: Check | None) -> None:
     """Open, truncate and write, as ``>`` does (a FIFO waits here for its reader)."""
     if check is not None:
         check()
@@ -111,7 +122,7 @@ def _write_through(name: str, data: bytes, check: Check | None) -> None:
         os.close(fd)
 
 
-def _replace(real: str, data: bytes, info: os.stat_result | None, check: Check | None) -> None:
+def _replace(real: str, data: Data, info: os.stat_result | None, check: Check | None) -> None:
     directory, base = os.path.split(real)
     directory = directory or "."
     remove_stale_temps(real)
@@ -159,11 +170,12 @@ def _keep_owner_and_mode(fd: int, info: os.stat_result) -> bool:
     return True
 
 
-def _write_all(fd: int, data: bytes) -> None:
-    with memoryview(data) as view:
-        done = 0
-        while done < len(view):
-            done += os.write(fd, view[done : done + _CHUNK])
+def _write_all(fd: int, data: Data) -> None:
+    for piece in (data,) if isinstance(data, bytes) else data:
+        with memoryview(piece) as view:
+            done = 0
+            while done < len(view):
+                done += os.write(fd, view[done : done + _CHUNK])
 
 
 def _sync_directory(directory: str) -> None:

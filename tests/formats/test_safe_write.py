@@ -207,3 +207,12 @@ def _sample(directory: Path) -> Path:
 def _env() -> dict[str, str]:
     root = str(Path(__file__).resolve().parents[2])
     return {**os.environ, "PYTHONPATH": root}
+
+
+def test_pieces_are_written_one_after_the_other(tmp_path: Path) -> None:
+    path = tmp_path / "spliced.json"
+    path.write_bytes(b"old")
+    kept = memoryview(b'{"kept": 1, "edited": 2}')
+    write_file(path, [kept[:22], b"3", kept[23:]])
+    assert path.read_bytes() == b'{"kept": 1, "edited": 3}'
+    assert os.listdir(tmp_path) == ["spliced.json"]

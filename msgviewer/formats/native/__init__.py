@@ -12,6 +12,7 @@ from typing import Any
 from ...core.serialize import FORMAT_NAME, check_header, messages_from_list, to_dict
 from ..base import Context, Conversation, Format
 from ..io import json_bytes, jsonl_bytes
+from .edits import splice_edit
 
 
 def sniff(value: Any) -> bool:
@@ -59,4 +60,5 @@ FORMAT = Format(
     write=write,
     multi=True,
     cannot_carry="nothing: every field and block is kept",
+    splice_edit=splice_edit,
 )
