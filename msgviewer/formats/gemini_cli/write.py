@@ -91,8 +91,9 @@ def _record(m: Message, i: int, results: _Results, losses: Losses) -> dict[str, 
     kind = {"user": "user", "assistant": "gemini"}.get(m.role)
     if kind is None:
         note = meta.get(TYPE_KEY)
-        kind = note if note in NOTE_TYPES else "info"
-        if note not in NOTE_TYPES:
+        known = isinstance(note, str) and note in NOTE_TYPES  # (metadata may hold anything)
+        kind = note if known else "info"
+        if not known:
             losses.add("a system message (written as an info note)", where)
     meta.pop(TYPE_KEY, None)
     record: dict[str, Any] = {"id": m.id or ""}

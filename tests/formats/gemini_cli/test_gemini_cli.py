@@ -289,3 +289,14 @@ def test_server_tool_calls_are_reported_when_written() -> None:
         dumps(conv, format="gemini-cli")
     lossy = [str(w.message) for w in caught if w.category is LossyConversionWarning]
     assert any("server_tool_call blocks" in text for text in lossy), lossy
+
+
+def test_a_system_message_whose_type_is_not_a_name_is_written_as_an_info_note() -> None:
+    import msgviewer as mv
+
+    # (found by the round-trip property: metadata may hold any JSON value)
+    odd = mv.Message.system("Remember the tests.", metadata={"type": []})
+    with pytest.warns(mv.LossyConversionWarning, match="written as an info note"):
+        data = mv.dumps(mv.Conversation((odd, mv.Message.user("hi"))), format="gemini-cli")
+    [conv] = mv.loads(data, format="gemini-cli")
+    assert conv.messages[0].text == "Remember the tests."
