@@ -12,7 +12,15 @@ from typing import Any
 from ...core.serialize import FORMAT_NAME, check_header, messages_from_list, to_dict
 from ..base import Context, Conversation, Format
 from ..io import json_bytes, jsonl_bytes
-from .edits import splice_edit
+
+
+def splice_edit(
+    original: bytes, bases: Sequence[Conversation], news: Sequence[Conversation]
+) -> Any:
+    """``edits.splice_edit``, imported with the first save of an edit (not with every load)."""
+    from .edits import splice_edit as splice
+
+    return splice(original, bases, news)
 
 
 def sniff(value: Any) -> bool:
