@@ -284,9 +284,15 @@ def read(data: Any, file: str | None) -> list[Conversation] | None:
         metadata = {} if doc.metadata is UNSET else _json(doc.metadata, 1) or {}
         if type(metadata) is not dict:
             return None
+        title = doc.title
+        records = doc.messages
+        doc = None  # (the records are let go one by one below: nothing else may hold them)
         messages: list[Message] = []
         append = messages.append
-        for m in doc.messages:
+        for i, m in enumerate(records):
+            # Each record is freed as its message is built, so the messages take the place
+            # of the records (the peak holds one of the two, and fewer holes are left).
+            records[i] = None
             try:
                 append(_common(m))
             except _Careful:
@@ -294,7 +300,7 @@ def read(data: Any, file: str | None) -> list[Conversation] | None:
                 append(message_from_dict(_plain(m, _IN_MESSAGE - 1)))
     except (_Refused, MsgviewerError, ValueError, TypeError, RecursionError):
         return None
-    return [Conversation(tuple(messages), FORMAT_NAME, metadata, doc.title)]
+    return [Conversation(tuple(messages), FORMAT_NAME, metadata, title)]
 
 
 _build_message = builder(Message)
