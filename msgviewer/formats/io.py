@@ -281,9 +281,10 @@ def _read_lines(data: Buffer, file: str | None) -> tuple[list[Any], list[int], l
     lines: list[int] = []
     bad: list[RawLine] = []
     previous: dict[str, Any] = {}
+    kinds: dict[str, str] = {}
     for line, record in iter_jsonl(data, file, keep_bad=True):
         if type(record) is dict:
-            previous = _share_repeats(record, previous)
+            previous = _share_repeats(record, previous, kinds)
         elif type(record) is RawLine:
             bad.append(record)
         records.append(record)
@@ -291,20 +292,57 @@ def _read_lines(data: Buffer, file: str | None) -> tuple[list[Any], list[int], l
     return records, lines, bad
 
 
-def _share_repeats(record: dict[str, Any], previous: dict[str, Any]) -> dict[str, Any]:
-    """Give the record's top-level strings equal to the line before's under the same key
-    (session id, working directory, version...) that line's string object.
+def _share_repeats(
+    record: dict[str, Any], previous: dict[str, Any], kinds: dict[str, str]
+) -> dict[str, Any]:
+    """Give the record's top-level strings equal to one of the line before's (its session id,
+    working directory, version; its own id, which is this line's parent id...) that line's
+    string object, and the ``type`` and ``role`` of the objects inside it one object each.
 
     Session logs repeat them on every line: one object for all saves memory, and freeing the
-    copies at once, while the next line is parsed into their place, saves as much again. The
-    values are equal: nothing changes but memory. Returns the record, for the next line.
+    copies at once, while the next line is parsed into their place, saves as much again (a
+    copy freed later, once the messages are built, leaves a hole among the objects kept).
+    The values are equal: nothing changes but memory. Returns the record, for the next line.
     """
+    others: dict[str, str] | None = None
     for key, value in record.items():
-        if type(value) is str:
+        kind = type(value)
+        if kind is str:
             same = previous.get(key)
-            if same == value and same is not value:
+            if same == value:
+                if same is not value:
+                    record[key] = same
+                continue
+            if others is None:
+                others = {v: v for v in previous.values() if type(v) is str}
+            same = others.get(value)
+            if same is not None:
                 record[key] = same
+        elif kind is dict:
+            _share_kinds(value, kinds)
     return record
+
+
+def _share_kinds(value: dict[str, Any], kinds: dict[str, str]) -> None:
+    """The ``type`` and ``role`` of an object and of the objects in its ``content`` made one
+    string object per value (a message's role, its blocks' types)."""
+    share = kinds.setdefault
+    for key in _KIND_KEYS:
+        v = value.get(key)
+        if type(v) is str and len(v) <= _KIND_LENGTH:
+            value[key] = share(v, v)
+    content = value.get("content")
+    if type(content) is list:
+        for block in content:
+            if type(block) is dict:
+                v = block.get("type")
+                if type(v) is str and len(v) <= _KIND_LENGTH:
+                    block["type"] = share(v, v)
+
+
+_KIND_KEYS = ("type", "role")
+_KIND_LENGTH = 40
+"""Longer values are not kinds: they are left alone (and not kept in the table)."""
 
 
 def json_bytes(value: Any, *, pretty: bool = False) -> bytes:
