@@ -155,16 +155,22 @@ def _json_error(exc: orjson.JSONDecodeError, data: bytes | str, file: str | None
 
 
 def iter_jsonl(
-    data: Buffer, file: str | None = None, *, partial_tail: bool = False, keep_bad: bool = False
+    data: Buffer,
+    file: str | None = None,
+    *,
+    partial_tail: bool = False,
+    keep_bad: bool = False,
+    lines_before: int = 0,
 ) -> Iterator[tuple[int, Any]]:
     """(line number, value) for each non-blank line.
 
     A last line without its newline that does not parse is a record still being written: with
     ``partial_tail`` it is skipped (the caller waits for the rest), otherwise it is an error.
     With ``keep_bad`` a line that does not parse is given as a ``RawLine`` instead of raised.
+    ``lines_before``: the lines of the file before ``data`` (when it is read piece by piece).
     """
     start = 0
-    line = 0
+    line = lines_before
     size = len(data)
     view = memoryview(data)  # lines are parsed in place, not copied out first
     find = data.find
@@ -234,9 +240,10 @@ def parse(data: Buffer | str, file: str | None = None) -> Parsed:
     if _is_blank(data):
         raise FormatError("the input is empty", file=file, path="$")
     first_nl = data.find(b"\n", 0, content_end(data))
-    if first_nl != -1 and _is_value(data[:first_nl]):
-        records, lines, bad = _read_lines(data, file)
-        return Parsed(records=records, lines=lines, file=file, owned=True, bad=bad or None)
+    if first_nl != -1 and is_one_value(data[:first_nl]):
+        lines = Lines()
+        lines.add(iter_jsonl(data, file, keep_bad=True))
+        return lines.parsed(file)
     try:
         with memoryview(data) as view:
             if has_long_numbers(data):
@@ -258,7 +265,7 @@ def _exact_or_raise(data: Buffer | memoryview) -> Any:
         return orjson.loads(data)  # (raises: the same text is not JSON for it either)
 
 
-def _is_value(line: bytes) -> bool:
+def is_one_value(line: bytes) -> bool:
     """Whether a line is one complete JSON value on its own."""
     if not line.strip():
         return False
@@ -274,22 +281,36 @@ def _is_value(line: bytes) -> bool:
     return True
 
 
-def _read_lines(data: Buffer, file: str | None) -> tuple[list[Any], list[int], list[RawLine]]:
+class Lines:
     """Every record of a JSONL file and its line number, repeated strings shared; and the
     lines that are not JSON (also among the records, as ``RawLine`` values)."""
-    records: list[Any] = []
-    lines: list[int] = []
-    bad: list[RawLine] = []
-    previous: dict[str, Any] = {}
-    kinds: dict[str, str] = {}
-    for line, record in iter_jsonl(data, file, keep_bad=True):
-        if type(record) is dict:
-            previous = _share_repeats(record, previous, kinds)
-        elif type(record) is RawLine:
-            bad.append(record)
-        records.append(record)
-        lines.append(line)
-    return records, lines, bad
+
+    def __init__(self) -> None:
+        self.records: list[Any] = []
+        self.lines: list[int] = []
+        self.bad: list[RawLine] = []
+        self._previous: dict[str, Any] = {}
+        self._kinds: dict[str, str] = {}
+
+    def add(self, pairs: Iterator[tuple[int, Any]]) -> None:
+        """Records and their line numbers (from ``iter_jsonl``), after those added before."""
+        records = self.records
+        lines = self.lines
+        previous = self._previous
+        kinds = self._kinds
+        for line, record in pairs:
+            if type(record) is dict:
+                previous = _share_repeats(record, previous, kinds)
+            elif type(record) is RawLine:
+                self.bad.append(record)
+            records.append(record)
+            lines.append(line)
+        self._previous = previous
+
+    def parsed(self, file: str | None) -> Parsed:
+        return Parsed(
+            records=self.records, lines=self.lines, file=file, owned=True, bad=self.bad or None
+        )
 
 
 def _share_repeats(
