@@ -32,35 +32,39 @@ def parse_jsonl_file(path: str, file: str | None = None) -> Parsed | None:
     plain UTF-8 JSONL (or cannot be opened): the caller then reads it whole, which says what
     is wrong with it."""
     try:
-        fh = open(path, "rb")  # noqa: SIM115  (closed below, on every way out)
-    except OSError:
+        with open(path, "rb") as fh:
+            return _parse(fh, file)
+    except OSError:  # (the whole read meets it again and says what it is)
         return None
-    with fh:
-        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-            return None  # (a pipe, a device: read whole, within its bound)
-        head = _head(fh)
-        if not _is_jsonl(head):
-            return None
-        lines = Lines()
-        # what is read and not parsed yet: whole lines, then the start of the next
-        pending = [head[len(_BOM) :] if head.startswith(_BOM) else head]
-        before = 0  # lines of the file before the next piece
-        while True:
-            more = fh.read(PIECE)
-            rest = b""
-            if more:
-                cut = more.rfind(b"\n") + 1
-                if cut == 0:
-                    pending.append(more)  # (a line longer than a piece: read on)
-                    continue
-                pending.append(more[:cut])
-                rest = more[cut:]
-            piece = b"".join(pending)
-            pending = [rest]
-            lines.add(iter_jsonl(piece, file, keep_bad=True, lines_before=before))
-            if not more:
-                break
-            before += piece.count(b"\n")
+
+
+def _parse(fh: BinaryIO, file: str | None) -> Parsed | None:
+    """``parse_jsonl_file`` of an open file."""
+    if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+        return None  # (a pipe, a device: read whole, within its bound)
+    head = _head(fh)
+    if not _is_jsonl(head):
+        return None
+    lines = Lines()
+    # what is read and not parsed yet: whole lines, then the start of the next
+    pending = [head[len(_BOM) :] if head.startswith(_BOM) else head]
+    before = 0  # lines of the file before the next piece
+    while True:
+        more = fh.read(PIECE)
+        rest = b""
+        if more:
+            cut = more.rfind(b"\n") + 1
+            if cut == 0:
+                pending.append(more)  # (a line longer than a piece: read on)
+                continue
+            pending.append(more[:cut])
+            rest = more[cut:]
+        piece = b"".join(pending)
+        pending = [rest]
+        lines.add(iter_jsonl(piece, file, keep_bad=True, lines_before=before))
+        if not more:
+            break
+        before += piece.count(b"\n")
     return lines.parsed(file)
 
 
