@@ -155,16 +155,22 @@ def _json_error(exc: orjson.JSONDecodeError, data: bytes | str, file: str | None
 
 
 def iter_jsonl(
-    data: Buffer, file: str | None = None, *, partial_tail: bool = False, keep_bad: bool = False
+    data: Buffer,
+    file: str | None = None,
+    *,
+    partial_tail: bool = False,
+    keep_bad: bool = False,
+    lines_before: int = 0,
 ) -> Iterator[tuple[int, Any]]:
     """(line number, value) for each non-blank line.
 
     A last line without its newline that does not parse is a record still being written: with
     ``partial_tail`` it is skipped (the caller waits for the rest), otherwise it is an error.
     With ``keep_bad`` a line that does not parse is given as a ``RawLine`` instead of raised.
+    ``lines_before``: the lines of the file before ``data`` (when it is read piece by piece).
     """
     start = 0
-    line = 0
+    line = lines_before
     size = len(data)
     view = memoryview(data)  # lines are parsed in place, not copied out first
     find = data.find
@@ -234,9 +240,10 @@ def parse(data: Buffer | str, file: str | None = None) -> Parsed:
     if _is_blank(data):
         raise FormatError("the input is empty", file=file, path="$")
     first_nl = data.find(b"\n", 0, content_end(data))
-    if first_nl != -1 and _is_value(data[:first_nl]):
-        records, lines, bad = _read_lines(data, file)
-        return Parsed(records=records, lines=lines, file=file, owned=True, bad=bad or None)
+    if first_nl != -1 and is_one_value(data[:first_nl]):
+        lines = Lines()
+        lines.add(iter_jsonl(data, file, keep_bad=True))
+        return lines.parsed(file)
     try:
         with memoryview(data) as view:
             if has_long_numbers(data):
@@ -258,7 +265,7 @@ def _exact_or_raise(data: Buffer | memoryview) -> Any:
         return orjson.loads(data)  # (raises: the same text is not JSON for it either)
 
 
-def _is_value(line: bytes) -> bool:
+def is_one_value(line: bytes) -> bool:
     """Whether a line is one complete JSON value on its own."""
     if not line.strip():
         return False
@@ -274,37 +281,89 @@ def _is_value(line: bytes) -> bool:
     return True
 
 
-def _read_lines(data: Buffer, file: str | None) -> tuple[list[Any], list[int], list[RawLine]]:
+class Lines:
     """Every record of a JSONL file and its line number, repeated strings shared; and the
     lines that are not JSON (also among the records, as ``RawLine`` values)."""
-    records: list[Any] = []
-    lines: list[int] = []
-    bad: list[RawLine] = []
-    previous: dict[str, Any] = {}
-    for line, record in iter_jsonl(data, file, keep_bad=True):
-        if type(record) is dict:
-            previous = _share_repeats(record, previous)
-        elif type(record) is RawLine:
-            bad.append(record)
-        records.append(record)
-        lines.append(line)
-    return records, lines, bad
+
+    def __init__(self) -> None:
+        self.records: list[Any] = []
+        self.lines: list[int] = []
+        self.bad: list[RawLine] = []
+        self._previous: dict[str, Any] = {}
+        self._kinds: dict[str, str] = {}
+
+    def add(self, pairs: Iterator[tuple[int, Any]]) -> None:
+        """Records and their line numbers (from ``iter_jsonl``), after those added before."""
+        records = self.records
+        lines = self.lines
+        previous = self._previous
+        kinds = self._kinds
+        for line, record in pairs:
+            if type(record) is dict:
+                previous = _share_repeats(record, previous, kinds)
+            elif type(record) is RawLine:
+                self.bad.append(record)
+            records.append(record)
+            lines.append(line)
+        self._previous = previous
+
+    def parsed(self, file: str | None) -> Parsed:
+        return Parsed(
+            records=self.records, lines=self.lines, file=file, owned=True, bad=self.bad or None
+        )
 
 
-def _share_repeats(record: dict[str, Any], previous: dict[str, Any]) -> dict[str, Any]:
-    """Give the record's top-level strings equal to the line before's under the same key
-    (session id, working directory, version...) that line's string object.
+def _share_repeats(
+    record: dict[str, Any], previous: dict[str, Any], kinds: dict[str, str]
+) -> dict[str, Any]:
+    """Give the record's top-level strings equal to one of the line before's (its session id,
+    working directory, version; its own id, which is this line's parent id...) that line's
+    string object, and the ``type`` and ``role`` of the objects inside it one object each.
 
     Session logs repeat them on every line: one object for all saves memory, and freeing the
-    copies at once, while the next line is parsed into their place, saves as much again. The
-    values are equal: nothing changes but memory. Returns the record, for the next line.
+    copies at once, while the next line is parsed into their place, saves as much again (a
+    copy freed later, once the messages are built, leaves a hole among the objects kept).
+    The values are equal: nothing changes but memory. Returns the record, for the next line.
     """
+    others: dict[str, str] | None = None
     for key, value in record.items():
-        if type(value) is str:
+        kind = type(value)
+        if kind is str:
             same = previous.get(key)
-            if same == value and same is not value:
+            if same == value:
+                if same is not value:
+                    record[key] = same
+                continue
+            if others is None:
+                others = {v: v for v in previous.values() if type(v) is str}
+            same = others.get(value)
+            if same is not None:
                 record[key] = same
+        elif kind is dict:
+            _share_kinds(value, kinds)
     return record
+
+
+def _share_kinds(value: dict[str, Any], kinds: dict[str, str]) -> None:
+    """The ``type`` and ``role`` of an object and of the objects in its ``content`` made one
+    string object per value (a message's role, its blocks' types)."""
+    share = kinds.setdefault
+    for key in _KIND_KEYS:
+        v = value.get(key)
+        if type(v) is str and len(v) <= _KIND_LENGTH:
+            value[key] = share(v, v)
+    content = value.get("content")
+    if type(content) is list:
+        for block in content:
+            if type(block) is dict:
+                v = block.get("type")
+                if type(v) is str and len(v) <= _KIND_LENGTH:
+                    block["type"] = share(v, v)
+
+
+_KIND_KEYS = ("type", "role")
+_KIND_LENGTH = 40
+"""Longer values are not kinds: they are left alone (and not kept in the table)."""
 
 
 def json_bytes(value: Any, *, pretty: bool = False) -> bytes:

@@ -16,6 +16,7 @@ import orjson
 from ..core.errors import FormatError
 from .base import Context, Conversation, Format
 from .io import Parsed, has_long_numbers, iter_jsonl, parse, read_buffer, read_bytes
+from .jsonl_file import parse_jsonl_file
 from .reading import as_utf8
 
 _REGISTRY: dict[str, Format] = {}
@@ -370,7 +371,13 @@ def load(
     Raises ``TooLargeError`` (a ``FormatError``) for a file that needs more memory to read
     than the machine has free, before reading it."""
     if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-":
-        _fits(os.fspath(source))
+        path = os.fspath(source)
+        _fits(path)
+        with _collector_paused():
+            # JSONL parsed as it is read: never the file's bytes and its records at once
+            parsed = parse_jsonl_file(path, path)
+            if parsed is not None:
+                return read_parsed(parsed, get_format(format or detect_parsed(parsed)))
     data, name = read_buffer(source)
     data = as_utf8(data, name)  # (UTF-16 or UTF-32 text with a byte-order mark)
     with _collector_paused():  # the parse makes as many objects as the build: pause for both

@@ -87,6 +87,11 @@ class AnthropicReader:
     def __init__(self, ctx: Context, record: int | None = None) -> None:
         self.ctx = ctx
         self.record = record
+        # Equal strings repeated block after block made one object (less memory, same values):
+        # tool names, and a result's call id, which is the id of the call it answers.
+        self.names: dict[str, str] = {}
+        self.pending: dict[str, str] = {}
+        """Ids of the calls read and not yet answered (each taken out by its result)."""
 
     def error(self, what: str, path: str) -> Exception:
         return self.ctx.error(what, path, record=self.record)
@@ -118,7 +123,7 @@ class AnthropicReader:
         blocks: list[Block] = []
         calls: list[tuple[int, ToolCall]] = []
         for i, raw in enumerate(content):
-            block = _plain_block(raw, calls_out)
+            block = _plain_block(raw, calls_out, self)
             if block is None:
                 block = self.block(raw, f"{path}[{i}]")
                 if calls_out and type(block) is ToolCallBlock:
@@ -292,7 +297,7 @@ class AnthropicReader:
         return ServerToolResultBlock(id_, content, "error" if failed else "success", extra=extra)
 
 
-def _plain_block(raw: Any, calls_out: bool) -> Block | ToolCall | None:
+def _plain_block(raw: Any, calls_out: bool, reader: AnthropicReader) -> Block | ToolCall | None:
     """The common blocks, with no field beyond the usual ones, built the quick way.
 
     None for anything else: ``AnthropicReader.block`` then reads it (or explains the error).
@@ -311,6 +316,7 @@ def _plain_block(raw: Any, calls_out: bool) -> Block | ToolCall | None:
         content = raw.get("content")
         is_error = raw.get("is_error")
         if type(call_id) is str and type(content) is str:
+            call_id = reader.pending.pop(call_id, call_id)
             if n == 3:
                 return _tool_result(call_id, content, False, {})
             if n == 4 and type(is_error) is bool:  # false stays in extra: written back as is
@@ -321,6 +327,8 @@ def _plain_block(raw: Any, calls_out: bool) -> Block | ToolCall | None:
         name = raw.get("name")
         args = raw.get("input")
         if n == 4 and type(call_id) is str and type(name) is str and type(args) is dict:
+            reader.pending[call_id] = call_id
+            name = reader.names.setdefault(name, name)
             return (_tool_call if calls_out else _tool_call_block)(call_id, name, args, {})
     elif kind == "thinking":
         text = raw.get("thinking")

@@ -1,0 +1,101 @@
+"""A JSONL file parsed piece by piece as it is read, for ``load``.
+
+Read whole, a file's bytes (as large as the file) and the records parsed from them are in
+memory together: that is the peak of a load. Read in pieces of a few megabytes, each parsed
+and let go before the next, the records are all that grows. Only plain UTF-8 JSONL, told by its
+first line as ``io.parse`` tells it, is read this way; for anything else (one JSON document,
+another encoding, a first line too long for the first piece) the caller reads the file whole,
+and ``parse`` decides as ever. The records, their line numbers and the lines that are not JSON
+are those ``parse`` gives for the same bytes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from typing import BinaryIO
+
+from ..core.errors import FormatError
+from .io import Lines, Parsed, is_one_value, iter_jsonl
+from .reading import as_utf8
+
+PIECE = 1 << 20
+"""Bytes read at a time: enough that the reads cost nothing, and small beside the records.
+(Larger pieces leave more of the memory they took unused once freed.)"""
+
+_BOM = b"\xef\xbb\xbf"
+
+
+def parse_jsonl_file(path: str, file: str | None = None) -> Parsed | None:
+    """The records of the JSONL file at ``path``, or None when it is not a regular file of
+    plain UTF-8 JSONL (or cannot be opened): the caller then reads it whole, which says what
+    is wrong with it."""
+    try:
+        with open(path, "rb") as fh:
+            return _parse(fh, file)
+    except OSError:  # (the whole read meets it again and says what it is)
+        return None
+
+
+def _parse(fh: BinaryIO, file: str | None) -> Parsed | None:
+    """``parse_jsonl_file`` of an open file."""
+    if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+        return None  # (a pipe, a device: read whole, within its bound)
+    head = _head(fh)
+    if not _is_jsonl(head):
+        return None
+    lines = Lines()
+    # what is read and not parsed yet: whole lines, then the start of the next
+    pending = [head[len(_BOM) :] if head.startswith(_BOM) else head]
+    before = 0  # lines of the file before the next piece
+    while True:
+        more = fh.read(PIECE)
+        rest = b""
+        if more:
+            cut = more.rfind(b"\n") + 1
+            if cut == 0:
+                pending.append(more)  # (a line longer than a piece: read on)
+                continue
+            pending.append(more[:cut])
+            rest = more[cut:]
+        piece = b"".join(pending)
+        pending = [rest]
+        lines.add(iter_jsonl(piece, file, keep_bad=True, lines_before=before))
+        if not more:
+            break
+        before += piece.count(b"\n")
+    return lines.parsed(file)
+
+
+def _head(fh: BinaryIO) -> bytes:
+    """The file's first pieces: up to the start of its second line, or as far as ``HEAD_LIMIT``
+    (a first line longer than that: the file is read whole, the usual way)."""
+    parts = [fh.read(PIECE)]
+    size = len(parts[0])
+    while size < HEAD_LIMIT and _SECOND_LINE.search(parts[-1]) is None:
+        more = fh.read(PIECE)
+        if not more:
+            break
+        parts.append(more)
+        size += len(more)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
+HEAD_LIMIT = 16 << 20
+_SECOND_LINE = re.compile(rb"\n[ \t\r\n]*[^ \t\r\n]")
+
+
+def _is_jsonl(head: bytes) -> bool:
+    """Whether the file beginning with ``head`` is JSONL as ``io.parse`` decides it: a first
+    line that is a JSON value on its own, and more than blank space after it."""
+    try:
+        if as_utf8(head, None) is not head:  # (UTF-16 or UTF-32: converted whole)
+            return False
+    except FormatError:  # (said with the file's name by the usual way)
+        return False
+    start = len(_BOM) if head.startswith(_BOM) else 0
+    first_nl = head.find(b"\n", start)
+    if first_nl == -1 or not head[first_nl + 1 :].strip():
+        return False  # (no second line within the first piece: the usual way decides)
+    return is_one_value(head[start:first_nl])
