@@ -23,9 +23,11 @@ from .common import (
     EXIT_OK,
     EXIT_PROBLEMS,
     add_color,
+    add_extract_media,
     add_input,
     add_output,
     conversation_label,
+    encoded,
     new_parser,
     output_format,
     read_input,
@@ -56,6 +58,7 @@ def cmd_convert(argv: Sequence[str]) -> int:
     parser.add_argument(
         "--strict", action="store_true", help="fail if data would be lost or was not understood"
     )
+    add_extract_media(parser)
     args = parser.parse_args(argv)
     with reported_warnings(strict=args.strict) as unread:
         conversations = read_input(args)
@@ -63,11 +66,12 @@ def cmd_convert(argv: Sequence[str]) -> int:
         print(f"msgviewer: nothing written: {len(unread)} part(s) not read", file=sys.stderr)
         return EXIT_PROBLEMS
     with reported_warnings(strict=args.strict) as lossy:
-        data = dumps(conversations, format=args.to)
+        data = encoded(conversations, args.to, media_dir=args.extract_media, output=args.output)
     if args.file != "-" and conversations and args.to == conversations[0].format:
-        # To its own format: nothing was edited, so the file's own bytes are the exact output
-        # (the writer would re-indent it, respell its numbers...).
-        data = splice(read_bytes(args.file)[0], data, data)
+        # To its own format: the file's own bytes wherever nothing changed (the writer would
+        # re-indent it, respell its numbers...): all of it unless media were pulled out.
+        written = dumps(conversations, format=args.to) if args.extract_media else data
+        data = splice(read_bytes(args.file)[0], written, data)
     if args.strict and lossy:
         print(f"msgviewer: nothing written: {len(lossy)} thing(s) would be lost", file=sys.stderr)
         return EXIT_PROBLEMS

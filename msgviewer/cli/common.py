@@ -8,18 +8,20 @@ import errno
 import os
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from typing import NoReturn
 
 from ..core.errors import FormatError, MsgviewerError, WriteError
 from ..core.message import normalize_role
 from ..core.safetext import visible
+from ..document.media import extract_media
 from ..formats import (
     Conversation,
     FormatWarning,
     LossyConversionWarning,
     detect,
+    dumps,
     get_format,
     load,
 )
@@ -91,6 +93,35 @@ def wants_colour(args: argparse.Namespace) -> bool:
 
 def add_output(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", help="write here (atomically) instead of stdout")
+
+
+def add_extract_media(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--extract-media",
+        metavar="DIR",
+        help="write inline media to DIR and refer to them by path (an HTML page shows them)",
+    )
+
+
+def encoded(
+    conversations: Sequence[Conversation],
+    fmt: str,
+    *,
+    media_dir: str | None = None,
+    output: str | None = None,
+) -> bytes:
+    """``conversations`` written in ``fmt``; with ``media_dir``, each inline medium is first
+    written there as a file and referred to relative to where ``output`` goes (an HTML page
+    then draws those files, and only those)."""
+    if not media_dir:
+        return dumps(conversations, format=fmt)
+    base = os.path.dirname(os.path.abspath(output)) if output and output != "-" else None
+    extracted = extract_media(conversations, media_dir, relative_to=base)
+    if fmt == "html":
+        from ..formats.html import page  # (Markdown's parser loads only for a page)
+
+        return page(extracted.conversations, local_media=extracted.references)
+    return dumps(extracted.conversations, format=fmt)
 
 
 @contextmanager

@@ -3,13 +3,11 @@ placeholders, optionally pull inline media out into files; ``--check`` is a CI g
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from collections.abc import Sequence
 
 from ..core.safetext import visible
-from ..document.media import extract_media
 from ..document.redaction import leaked, redact_conversations
 from ..document.secrets import SecretDetector
 from ..formats import dumps
@@ -18,9 +16,11 @@ from ..formats.io import read_bytes
 from .common import (
     EXIT_OK,
     EXIT_PROBLEMS,
+    add_extract_media,
     add_input,
     add_output,
     conversation_label,
+    encoded,
     fail,
     new_parser,
     output_format,
@@ -59,9 +59,7 @@ def cmd_redact(argv: Sequence[str]) -> int:
     )
     parser.add_argument("--literal", action="append", default=[], help="also redact this text")
     parser.add_argument("--no-emails", action="store_true", help="leave email addresses")
-    parser.add_argument(
-        "--extract-media", metavar="DIR", help="write inline media to DIR, refer to them by path"
-    )
+    add_extract_media(parser)
     parser.add_argument(
         "--check", action="store_true", help="write nothing; exit 1 if anything would change"
     )
@@ -93,13 +91,9 @@ def cmd_redact(argv: Sequence[str]) -> int:
             file=sys.stderr,
         )
         return EXIT_PROBLEMS if result.changed else EXIT_OK
-    out = result.conversations
-    if args.extract_media:
-        target_dir = os.path.dirname(os.path.abspath(args.output)) if args.output else None
-        out = extract_media(out, args.extract_media, relative_to=target_dir).conversations
     fmt = output_format(conversations, args.to)
     with reported_warnings():
-        data = dumps(out, format=fmt)
+        data = encoded(result.conversations, fmt, media_dir=args.extract_media, output=args.output)
     if args.file != "-" and conversations and fmt == conversations[0].format:
         # Its own format: the file's bytes wherever nothing was redacted (a small diff)...
         spliced = splice(read_bytes(args.file)[0], dumps(conversations, format=fmt), data)

@@ -33,6 +33,8 @@ class Extracted:
     conversations: list[Conversation]
     files: list[str] = field(default_factory=list)
     """Paths written (or already there with the same content), in order of first use."""
+    references: list[str] = field(default_factory=list)
+    """How the blocks now refer to those files (relative paths, ``/``-separated), same order."""
 
 
 def extension(mime: str | None) -> str:
@@ -62,14 +64,14 @@ def extract_media(
         if raw is None:
             return block
         digest = hashlib.sha256(raw).hexdigest()[:32]
-        path = seen.get(digest)
-        if path is None:
+        ref = seen.get(digest)
+        if ref is None:
             path = os.path.join(directory, digest + extension(block.mime_type))
             if not (os.path.exists(path) and _same(path, raw)):
                 atomic_write(path, raw)
-            seen[digest] = path
+            ref = seen[digest] = os.path.relpath(path, base).replace(os.sep, "/")
             out.files.append(path)
-        ref = os.path.relpath(path, base).replace(os.sep, "/")
+            out.references.append(ref)
         return dataclasses.replace(block, data=None, url=ref)
 
     for conv in conversations:

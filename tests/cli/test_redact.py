@@ -179,3 +179,37 @@ def test_a_token_planted_all_over_any_sample_is_gone_from_the_output(
     written = target.read_bytes()
     assert TOKEN.encode() not in written and b"[REDACTED:github-token:1]" in written
     assert mv.load(target)[0].format == mv.load(source)[0].format
+
+
+def test_convert_extracts_media_too_into_its_own_format_and_into_a_page(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    png = base64.b64encode(PNG).decode()
+    conv = mv.Conversation(
+        (
+            mv.Message.user((TextBlock("look"), ImageBlock(data=png, mime_type="image/png"))),
+            mv.Message.assistant("A picture."),
+        )
+    )
+    source = tmp_path / "in.json"
+    source.write_bytes(mv.dumps(conv).replace(b'"look"', b'"look"   '))  # a spacing of its own
+    name = hashlib.sha256(PNG).hexdigest()[:32] + ".png"
+    target = tmp_path / "small.json"
+    code, _, err = run(
+        capsys, "convert", str(source), "--to", "msgviewer", "--extract-media", "m", "-o",
+        str(target),
+    )  # fmt: skip
+    assert code == 0, err
+    assert b'"look"   ' in target.read_bytes()  # unchanged parts keep the file's own bytes
+    [back] = mv.load(target)
+    assert back.messages[0].content[1].url == f"m/{name}"
+    assert (tmp_path / "m" / name).read_bytes() == PNG
+    page = tmp_path / "page.html"
+    code, _, err = run(
+        capsys, "redact", str(source), "--to", "html", "--extract-media", str(tmp_path / "pics"),
+        "-o", str(page),
+    )  # fmt: skip
+    assert code == 0, err
+    assert f'<img class="media" alt="image" src="pics/{name}">' in page.read_text()
+    assert (tmp_path / "pics" / name).read_bytes() == PNG

@@ -3,7 +3,8 @@
 Reads like the app: messages with their roles, collapsible reasoning and tool blocks, each
 call linked to its result and back, errors marked, a usage summary, Markdown rendered, a small
 keyboard script. It loads nothing: styles and script are inline and allowed by hash in a
-Content-Security-Policy that forbids every request, images are ``data:`` URIs. Every piece of
+Content-Security-Policy that forbids every request, images are ``data:`` URIs (or, with
+``page(..., local_media=...)``, the media files extracted beside the page). Every piece of
 text from the file is escaped; Markdown is rendered with raw HTML off and links only to
 ``http``, ``https`` and ``mailto`` addresses.
 
@@ -12,7 +13,7 @@ The package: ``write`` (page structure), ``blocks`` (each part of a message), ``
 """
 
 from ..base import Format
-from .write import FORMAT_NAME, write
+from .write import FORMAT_NAME, page, write
 
 FORMAT = Format(
     name=FORMAT_NAME,
@@ -27,4 +28,4 @@ FORMAT = Format(
     ),
 )
 
-__all__ = ["FORMAT", "FORMAT_NAME", "write"]
+__all__ = ["FORMAT", "FORMAT_NAME", "page", "write"]

@@ -108,10 +108,17 @@ def _hash(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
 
 
-CSP = (
-    "default-src 'none'; "
-    f"style-src {_hash(STYLE)}; "
-    f"script-src {_hash(SCRIPT)}; "
-    "img-src data:; media-src data:; base-uri 'none'; form-action 'none'"
-)
-"""No request of any kind; our own style and script by hash; media from data URIs only."""
+def policy(*, local_media: bool = False) -> str:
+    """No request of any kind; our own style and script by hash; media from data URIs, and
+    from the page's own place only when the page refers to media files written beside it
+    (``--extract-media``: only those references become ``img``/``audio``/``video``)."""
+    media = "data: 'self'" if local_media else "data:"
+    return (
+        "default-src 'none'; "
+        f"style-src {_hash(STYLE)}; "
+        f"script-src {_hash(SCRIPT)}; "
+        f"img-src {media}; media-src {media}; base-uri 'none'; form-action 'none'"
+    )
+
+
+CSP = policy()

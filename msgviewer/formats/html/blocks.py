@@ -1,13 +1,13 @@
 """How each part of a message reads on the page: text as safe Markdown, reasoning and tool
 blocks as collapsible sections, each call linked to its result and back, errors marked, media
-inline from ``data:`` URIs only (an SVG in an ``img`` runs no script), everything else as
-escaped text or JSON."""
+inline from ``data:`` URIs, or from the files extracted beside the page that the writer is told
+of (an SVG in an ``img`` runs no script), everything else as escaped text or JSON."""
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from html import escape
 from typing import Any
 
@@ -122,9 +122,13 @@ def _where(ref: ResultRef) -> tuple[int, int | None]:
 class BlockWriter:
     """Writes the parts of the messages of one conversation."""
 
-    def __init__(self, anchors: Anchors, ctx: Context) -> None:
+    def __init__(
+        self, anchors: Anchors, ctx: Context, local_media: Collection[str] = frozenset()
+    ) -> None:
         self.a = anchors
         self.ctx = ctx
+        self.local_media = local_media
+        """References to media files written beside the page: drawn, not only linked."""
 
     def blocks(self, blocks: Sequence[Block], i: int, *, nested: bool = False) -> list[str]:
         return [self.block(b, i, None if nested else n) for n, b in enumerate(blocks)]
@@ -237,14 +241,17 @@ class BlockWriter:
         size = block.decoded_size
         info = f"{label} ({mime or 'unknown type'}" + (f", {size:,} bytes)" if size else ")")
         data = block.data
+        uri = None
         if data is not None and mime and _BASE64.match(data):
             uri = f"data:{mime};base64,{''.join(data.split())}"
-            if mime.startswith("image/"):
-                return f'<img class="media" alt="{esc(label)}" src="{escape(uri)}">'
-            if mime.startswith(("audio/", "video/")):
-                tag = "audio" if mime.startswith("audio/") else "video"
-                player = f'<{tag} controls src="{escape(uri)}"></{tag}>'
-                return f'{player}<div class="meta">{esc(info)}</div>'
+        elif data is None and mime and block.url in self.local_media:
+            uri = block.url
+        if uri is not None and mime and mime.startswith("image/"):
+            return f'<img class="media" alt="{esc(label)}" src="{escape(uri)}">'
+        if uri is not None and mime and mime.startswith(("audio/", "video/")):
+            tag = "audio" if mime.startswith("audio/") else "video"
+            player = f'<{tag} controls src="{escape(uri)}"></{tag}>'
+            return f'{player}<div class="meta">{esc(info)}</div>'
         if data is not None and b is not None:
             self.ctx.lossy("inline file data (shown by name and size only)", message_where(i, b))
         return f'<div class="media meta">{link(block.url, info)}</div>'

@@ -4,14 +4,14 @@ messages) and the escaping every piece of file text goes through. How each block
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from html import escape
 
 from ...core.links import link_tools
 from ...core.message import Message
 from ...core.safetext import visible
 from ..base import Context, Conversation
-from .assets import CSP, SCRIPT, STYLE
+from .assets import SCRIPT, STYLE, policy
 from .blocks import Anchors, BlockWriter, text_html
 from .summary import summary_rows
 
@@ -33,12 +33,27 @@ HELP = (
 
 
 def write(conversations: Sequence[Conversation], ctx: Context) -> bytes:
-    """The page (every conversation in turn)."""
+    """The page (every conversation in turn), media drawn from ``data:`` URIs only."""
+    return page(conversations, ctx)
+
+
+def page(
+    conversations: Sequence[Conversation],
+    ctx: Context | None = None,
+    *,
+    local_media: Collection[str] = frozenset(),
+) -> bytes:
+    """The page; a medium whose reference is in ``local_media`` (the relative paths that
+    ``extract_media`` wrote beside the page) is drawn from that file, and the page's policy
+    lets it load from the page's own place. Any other reference stays a link."""
+    ctx = ctx if ctx is not None else Context(target=FORMAT_NAME)
+    local = frozenset(local_media)
+    csp = policy(local_media=bool(local))
     title = next((c.title for c in conversations if c.title), None) or "Conversation"
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
-        f'<meta http-equiv="Content-Security-Policy" content="{escape(CSP)}">',
+        f'<meta http-equiv="Content-Security-Policy" content="{escape(csp)}">',
         '<meta name="referrer" content="no-referrer">',
         '<meta name="viewport" content="width=device-width,initial-scale=1">',
         f"<title>{esc(title)}</title>",
@@ -49,13 +64,15 @@ def write(conversations: Sequence[Conversation], ctx: Context) -> bytes:
         "</header>",
     ]
     for n, conv in enumerate(conversations):
-        parts.append(_conversation(conv, n, len(conversations), ctx))
+        parts.append(_conversation(conv, n, len(conversations), ctx, local))
     parts.append(HELP)
     parts.append(f"</main><script>{SCRIPT}</script></body></html>\n")
     return "\n".join(parts).encode("utf-8")
 
 
-def _conversation(conv: Conversation, n: int, count: int, ctx: Context) -> str:
+def _conversation(
+    conv: Conversation, n: int, count: int, ctx: Context, local_media: frozenset[str]
+) -> str:
     out = [f'<section class="conversation" id="c{n}">']
     if count > 1:
         out.append(f"<h1>{esc(conv.title or f'Conversation {n + 1}')}</h1>")
@@ -65,7 +82,7 @@ def _conversation(conv: Conversation, n: int, count: int, ctx: Context) -> str:
         out.append(f"<tr><th>{esc(label)}</th><td>{esc(value)}</td></tr>")
     out.append("</table>")
     anchors = Anchors(n, link_tools(conv.messages))
-    writer = BlockWriter(anchors, ctx)
+    writer = BlockWriter(anchors, ctx, local_media)
     for i, m in enumerate(conv.messages):
         out.append(_message(m, i, anchors, writer))
     out.append("</section>")

@@ -4,7 +4,8 @@ A small harness script is put first in the page's head, before its security poli
 given by a meta element governs only what follows it), so the harness runs whatever the
 policy says. It records, once the page has loaded and its own script has run: whether a
 global hostile content would set is set, whether a canary global changed, the title, the
-anchors that lead nowhere, the resources the page loaded and the policy's violations.
+anchors that lead nowhere, the resources the page loaded, the images it drew and the policy's
+violations.
 Chromium's ``--dump-dom`` prints the DOM after that, with those records as attributes.
 """
 
@@ -42,6 +43,9 @@ addEventListener("load", function () { setTimeout(function () {
   r.setAttribute("data-title", document.title);
   r.setAttribute("data-broken", broken.join(" "));
   r.setAttribute("data-resources", String(performance.getEntriesByType("resource").length));
+  r.setAttribute("data-drawn", Array.prototype.filter.call(document.images, function (i) {
+    return i.naturalWidth > 0;
+  }).map(function (i) { return i.getAttribute("src").slice(0, 60); }).join(" "));
   r.setAttribute("data-violations", __violations.join(" "));
   r.setAttribute("data-done", "1");
 }, 300); });

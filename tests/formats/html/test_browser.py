@@ -4,6 +4,8 @@ first shown able to fail, on a page built to fail it."""
 
 from __future__ import annotations
 
+import base64
+import io
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -12,6 +14,8 @@ from pathlib import Path
 import pytest
 
 import msgviewer as mv
+from msgviewer.cli import main
+from msgviewer.core.blocks import ImageBlock, TextBlock
 
 from .browser import needs_chromium, render
 from .hostile import PWN, hostile_conversation, tricks
@@ -95,3 +99,37 @@ def test_a_sample_page_holds_every_message_and_every_link_resolves(
     assert calls and results
     hrefs = {a["href"][1:] for t, a in dom.elements if t == "a" and "jump" in a.get("class", "")}
     assert set(results) <= hrefs and set(calls) & hrefs
+
+
+def test_media_extracted_beside_the_page_are_drawn_from_their_files(
+    server: Counter, tmp_path: Path
+) -> None:
+    from PIL import Image
+
+    picture = io.BytesIO()
+    Image.new("RGB", (3, 2), (200, 30, 30)).save(picture, format="PNG")
+    (tmp_path / "photo.png").write_bytes(picture.getvalue())  # beside the page, not asked for
+    inline = base64.b64encode(picture.getvalue()).decode()
+    conv = mv.Conversation(
+        (
+            mv.Message.user(
+                (
+                    TextBlock("what is this?"),
+                    ImageBlock(data=inline, mime_type="image/png"),
+                    ImageBlock(url="photo.png", mime_type="image/png"),
+                    ImageBlock(url=f"{server.base}/tracker.png", mime_type="image/png"),
+                )
+            ),
+            mv.Message.assistant("A red rectangle."),
+        )
+    )
+    source = tmp_path / "run.json"
+    mv.dump(conv, source)
+    out = tmp_path / "page.out.html"
+    assert main(["convert", str(source), "--to", "html", "--extract-media",
+                 str(tmp_path / "media"), "-o", str(out)]) == 0  # fmt: skip
+    [name] = [p.name for p in (tmp_path / "media").iterdir()]
+    dom = render(out.read_bytes(), tmp_path)
+    assert dom.root["data-drawn"] == f"media/{name}"  # drawn from its file, and only it
+    assert dom.root["data-violations"] == "" and server.paths == []
+    assert dom.ids("article") == ["c0-m0", "c0-m1"]

@@ -14,6 +14,8 @@ import pytest
 from hypothesis import given, settings
 
 import msgviewer as mv
+from msgviewer.core.blocks import AudioBlock, ImageBlock
+from msgviewer.formats.html import page as page_with
 from msgviewer.formats.html.markdown import render
 from tests.strategies import histories
 
@@ -152,3 +154,34 @@ def test_any_history_writes_a_page_with_every_message_and_only_its_own_script(
     assert not [k for _, a in tags.tags for k in a if k.startswith("on")]
     targets = {a["id"] for _, a in tags.tags if "id" in a}
     assert {a["href"][1:] for _, a in tags.tags if a.get("href", "").startswith("#")} <= targets
+
+
+def test_media_files_extracted_beside_the_page_are_drawn_and_no_other_reference_is() -> None:
+    png = base64.b64encode(b"\x89PNG\r\n\x1a\n" + bytes(16)).decode()
+    conv = mv.Conversation(
+        (
+            mv.Message.user(
+                (
+                    ImageBlock(url="media/ab12.png", mime_type="image/png"),  # extracted
+                    ImageBlock(url="photo.png", mime_type="image/png"),  # the file's own
+                    AudioBlock(url="media/cd34.wav", mime_type="audio/wav"),  # extracted
+                    ImageBlock(data=png, mime_type="image/png"),
+                )
+            ),
+        )
+    )
+    drawn = Tags(page_with([conv], local_media=["media/ab12.png", "media/cd34.wav"]).decode())
+    srcs = [(t, a["src"]) for t, a in drawn.tags if "src" in a]
+    assert srcs == [
+        ("img", "media/ab12.png"),
+        ("audio", "media/cd34.wav"),
+        ("img", f"data:image/png;base64,{png}"),
+    ]
+    assert [a["href"] for t, a in drawn.tags if t == "a" and a.get("href") == "photo.png"]
+    [csp] = [a["content"] for t, a in drawn.tags if a.get("http-equiv")]
+    assert "img-src data: 'self';" in csp and "media-src data: 'self';" in csp
+    # the same blocks in a page told of no files: links only, and a policy of data: alone
+    plain = Tags(page(conv))
+    assert [t for t, a in plain.tags if "src" in a] == ["img"]
+    [csp] = [a["content"] for t, a in plain.tags if a.get("http-equiv")]
+    assert "'self'" not in csp and "img-src data:;" in csp
