@@ -12,7 +12,6 @@ are those ``parse`` gives for the same bytes.
 from __future__ import annotations
 
 import os
-import re
 import stat
 from typing import BinaryIO
 
@@ -70,20 +69,30 @@ def _parse(fh: BinaryIO, file: str | None) -> Parsed | None:
 
 def _head(fh: BinaryIO) -> bytes:
     """The file's first pieces: up to the start of its second line, or as far as ``HEAD_LIMIT``
-    (a first line longer than that: the file is read whole, the usual way)."""
-    parts = [fh.read(PIECE)]
-    size = len(parts[0])
-    while size < HEAD_LIMIT and _SECOND_LINE.search(parts[-1]) is None:
-        more = fh.read(PIECE)
-        if not more:
+    (a first line longer than that: the file is read whole, the usual way). One look at each
+    byte: blank space, however much of it, is passed over once."""
+    parts: list[bytes] = []
+    size = 0
+    after_first_line = False
+    while size < HEAD_LIMIT:
+        part = fh.read(PIECE)
+        if not part:
             break
-        parts.append(more)
-        size += len(more)
-    return parts[0] if len(parts) == 1 else b"".join(parts)
+        parts.append(part)
+        size += len(part)
+        if not after_first_line:
+            nl = part.find(b"\n")
+            if nl == -1:
+                continue
+            after_first_line = True
+            part = part[nl + 1 :]
+        if part.strip(_BLANK):
+            break  # (the second line has begun)
+    return b"".join(parts)
 
 
 HEAD_LIMIT = 16 << 20
-_SECOND_LINE = re.compile(rb"\n[ \t\r\n]*[^ \t\r\n]")
+_BLANK = b" \t\r\n"
 
 
 def _is_jsonl(head: bytes) -> bool:
