@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.app import App
 from textual.pilot import Pilot
 
 from msgviewer.tui.app import MsgViewerApp
@@ -31,6 +33,21 @@ async def settle(pilot: Pilot) -> None:
         if not getattr(pilot.app.screen, "detail_pending", False):
             break
         await pilot.pause(0.01)
+
+
+@pytest.fixture(autouse=True)
+def lasting_toasts(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a snapshot, a toast stays until the picture is taken: one that times out (1.5 s for
+    a view switch) would be in the picture or not by how busy the machine was."""
+    if "snap_compare" not in request.fixturenames:
+        return
+    notify = App.notify
+
+    def lasting(self: App, *args: Any, **kwargs: Any) -> None:
+        kwargs["timeout"] = 3600
+        notify(self, *args, **kwargs)
+
+    monkeypatch.setattr(App, "notify", lasting)
 
 
 @pytest.fixture
