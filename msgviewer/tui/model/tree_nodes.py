@@ -109,6 +109,12 @@ class TreeNodes:
             out.append(row)
             if self.is_expanded(row) and self.expandable(row):
                 out.extend(self._children(row))
+            if kind == BLOCK and nest.hidden.get(rm) == b and f.categories & TOOL_RESULT:
+                # a message of results only has no row here: what a harness kept of the
+                # results (Claude Code's toolUseResult) follows its first result instead
+                out.extend(
+                    (ARTIFACT, c, rm, k, 0, d) for k in range(len(self.message(c, rm).artifacts))
+                )
         return out
 
     # -- structure --------------------------------------------------------------------------

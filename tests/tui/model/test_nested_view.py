@@ -11,7 +11,7 @@ from msgviewer.formats import Conversation
 from msgviewer.tui.model.history import EditHistory
 from msgviewer.tui.model.labels import RowLabels
 from msgviewer.tui.model.navigation import partner
-from msgviewer.tui.model.rows import BLOCK, CALL, LINE, MSG, Filter
+from msgviewer.tui.model.rows import ARTIFACT, BLOCK, CALL, LINE, MSG, Filter
 from msgviewer.tui.model.search import SearchIndex, locate
 from msgviewer.tui.model.session import TOOL_RESULT, Session
 from msgviewer.tui.model.tree_model import TreeModel
@@ -99,6 +99,31 @@ def test_result_blocks_sit_under_call_blocks_and_their_message_goes() -> None:
     model.expand(pos)
     assert _under(model, pos) == [(BLOCK, 5, 1)]
     assert model.rows.count((BLOCK, 0, 5, 0, 0, 2)) == 1  # the result: under its call only
+
+
+def test_what_a_harness_kept_of_a_result_follows_it_when_its_message_has_no_row() -> None:
+    # Claude Code writes each result in a user message of its own, with the tool's own
+    # record of it (toolUseResult) as the message's artifact
+    model = _loaded(SAMPLES / "claude-code-session.jsonl")
+    messages = model.session.convs[0].messages
+    kept = [m for m, msg in enumerate(messages) if msg.artifacts]
+    assert kept and not set(kept) & set(_top(model))
+    labels = RowLabels(model)
+    for m in kept:
+        [b] = [b for b, block in enumerate(messages[m].blocks) if block.type == "tool_result"]
+        result = next(r for r in model.rows if r[:4] == (BLOCK, 0, m, b))
+        pos = model.rows.index(result)
+        after = next(r for r in model.rows[pos + 1 :] if r[5] <= result[5])  # past its lines
+        assert after == (ARTIFACT, 0, m, 0, 0, result[5])
+        left, _ = labels.left_right(after)
+        assert left
+    # in file order they are under their message
+    model.set_nested_view(False)
+    for m in kept:
+        pos = model.reveal_message(0, m)
+        assert pos is not None
+        model.expand(pos)
+        assert (ARTIFACT, m, 0) in _under(model, pos)
 
 
 def test_orphans_and_results_before_their_call_stay_where_they_are() -> None:
