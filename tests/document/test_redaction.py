@@ -8,6 +8,8 @@ import json
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import msgviewer as mv
 from msgviewer.core.blocks import (
@@ -19,7 +21,7 @@ from msgviewer.core.blocks import (
 )
 from msgviewer.core.message import InvalidToolCall
 from msgviewer.document.redaction import leaked, redact_conversations
-from msgviewer.document.secrets import SecretDetector
+from msgviewer.document.secrets import _KEYLIKE, SecretDetector, _has_keylike_word
 
 PRIVATE_KEY = (
     "-----BEGIN OPENSSH PRIVATE KEY-----\n"
@@ -261,3 +263,25 @@ def test_a_secret_left_inside_a_zipped_log_is_seen() -> None:
     assert token.encode() not in data  # compressed: the bytes alone would pass
     assert leaked(data, [token]) == [token]
     assert leaked(data, ["ghp_nothing_like_it"]) == []
+
+
+# letters a case-insensitive pattern takes for an ASCII one
+_ODD = {"i": "\u0130\u0131I", "s": "\u017fS", "k": "\u212aK"}
+
+
+@st.composite
+def _texts_with_key_like_words(draw: st.DrawFn) -> str:
+    word = draw(st.sampled_from(["password", "pwd", "secret", "token", "api_key", "apikey",
+                                 "authorization", "credential", "private-key", "accesskey",
+                                 "session_id", "cookie"]))  # fmt: skip
+    spelt = "".join(draw(st.sampled_from([c, c.upper(), *_ODD.get(c, "")])) for c in word)
+    around = st.text(alphabet="ab \n=\u00e9\u00df\u0130", max_size=6)
+    return draw(around) + spelt + draw(around)
+
+
+@given(_texts_with_key_like_words())
+def test_the_quick_look_for_key_like_words_misses_none_the_pattern_finds(text: str) -> None:
+    # lines it passes over are never read by the keyword rules: it may say yes too often,
+    # never no where the case-insensitive pattern says yes
+    if _KEYLIKE.search(text):
+        assert _has_keylike_word(text)
