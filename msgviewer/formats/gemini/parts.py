@@ -70,23 +70,41 @@ def get(d: dict[str, Any], camel: str, default: Any = None) -> Any:
     return pick(d, camel)[1] if pick(d, camel)[0] is not None else default
 
 
-def uses_snake(value: Any) -> bool:
-    """Does this file spell multi-word fields in snake_case (the Python SDK's dumps)?"""
-    text = json.dumps(value)[:200_000] if not isinstance(value, str) else value
-    return any(
-        f'"{snake(k)}"' in text
-        for k in (
-            "systemInstruction",
-            "inlineData",
-            "fileData",
-            "functionCall",
-            "functionResponse",
-            "usageMetadata",
-            "generationConfig",
-            "thoughtSignature",
-            "finishReason",
-        )
+_SNAKE_FIELDS = frozenset(
+    snake(k)
+    for k in (
+        "systemInstruction",
+        "inlineData",
+        "fileData",
+        "functionCall",
+        "functionResponse",
+        "usageMetadata",
+        "generationConfig",
+        "thoughtSignature",
+        "finishReason",
     )
+)
+_SPELLING_LOOK = 5_000
+"""Objects looked at, in file order, for a multi-word field's spelling: the file's start."""
+
+
+def uses_snake(value: Any) -> bool:
+    """Does this file spell multi-word fields in snake_case (the Python SDK's dumps)? Told by
+    the keys of the objects at its start (never the whole file: its spelling is one)."""
+    if isinstance(value, str):
+        return any(f'"{k}"' in value for k in _SNAKE_FIELDS)
+    stack = [value]
+    looked = 0
+    while stack and looked < _SPELLING_LOOK:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if not _SNAKE_FIELDS.isdisjoint(item):
+                return True
+            looked += 1
+            stack.extend(reversed(item.values()))
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+    return False
 
 
 def _media_class(mime: str | None) -> type:

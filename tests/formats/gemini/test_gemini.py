@@ -131,6 +131,21 @@ def test_snake_case_files_round_trip_in_snake_case(name: str) -> None:
     assert _round_trip(original) == original
 
 
+def test_the_spelling_is_told_by_the_files_start_and_a_long_file_keeps_it() -> None:
+    roles = ("user", "model")
+    chat = [{"role": roles[i % 2], "parts": [{"text": f"turn {i}"}]} for i in range(3000)]
+    call = {"role": "model", "parts": [{"function_call": {"name": "f", "args": {}}}]}
+    snake_file = _body(*chat[:51], call, *chat[52:])  # the call comes late: 51 turns before it
+    assert _read(snake_file).metadata["gemini_file"]["spelling"] == "snake_case"
+    camel_file = _body(*chat[:51], _to_camel(call), *chat[52:])
+    assert "spelling" not in _read(camel_file).metadata.get("gemini_file", {})
+    assert _round_trip(snake_file) == snake_file
+
+
+def _to_camel(value):  # type: ignore[no-untyped-def]
+    return {"role": "model", "parts": [{"functionCall": value["parts"][0]["function_call"]}]}
+
+
 def test_responses_link_by_name_then_order() -> None:
     body = _body(
         {
