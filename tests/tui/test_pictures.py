@@ -179,6 +179,14 @@ def _sixels(sent: list[str]) -> list[tuple[int, int, int, int]]:
     return out
 
 
+async def _written(pilot, sent: list[str]) -> None:  # type: ignore[no-untyped-def]
+    """Settle until something was written (a picture decodes, then encodes, in workers)."""
+    for _ in range(50):
+        await settle(pilot)
+        if sent:
+            return
+
+
 def _with_image_and_text() -> Conversation:
     block = ImageBlock(data=_png(160, 96), mime_type="image/png")
     text = TextBlock("\n\n".join(f"line {n}" for n in range(40)))
@@ -205,8 +213,7 @@ async def test_a_sixel_terminal_is_written_the_picture_over_its_blank_cells(
         screen = app.main_screen
         detail = screen.detail
         screen.tree.go_to(MSG, 0, 0, 0)  # the text, the picture and more text
-        await settle(pilot)
-        await settle(pilot)  # (decoded, laid out, then encoded)
+        await _written(pilot, sent)  # (decoded, laid out, then encoded)
         region = detail.scrollable_content_region
         lines = detail.plain.splitlines()
         first = lines.index("image") + 1  # under its heading
@@ -220,12 +227,15 @@ async def test_a_sixel_terminal_is_written_the_picture_over_its_blank_cells(
         screen.tree.refresh()
         await settle(pilot)
         assert sent == []
+        # one that writes over the pane's cells (blank, in the terminal) writes it again
+        detail.refresh()
+        await _written(pilot, sent)
+        assert set(_sixels(sent)) == {(region.x + 1, region.y + first, columns * 8, rows * 16)}
 
         # scrolled three rows out: the rows that show, at the top of the pane
         sent.clear()
         detail.scroll_to(0, first + 3, animate=False, immediate=True)
-        await settle(pilot)
-        await settle(pilot)
+        await _written(pilot, sent)
         assert set(_sixels(sent)) == {(region.x + 1, region.y, columns * 8, (rows - 3) * 16)}
 
         # nothing written under a dialog; written again when it goes
@@ -234,8 +244,7 @@ async def test_a_sixel_terminal_is_written_the_picture_over_its_blank_cells(
         await settle(pilot)
         assert app.screen is not screen and sent == []
         await pilot.press("escape")
-        await settle(pilot)
-        await settle(pilot)
+        await _written(pilot, sent)
         assert app.screen is screen  # (each frame that wrote over the cells writes it again)
         assert set(_sixels(sent)) == {(region.x + 1, region.y, columns * 8, (rows - 3) * 16)}
 
@@ -245,6 +254,9 @@ async def test_a_sixel_terminal_is_written_the_picture_over_its_blank_cells(
         await settle(pilot)
         await settle(pilot)
         assert sent == [] and not detail.sixel_places()
+        app.action_toggle_images()  # and on again: at the top, whole
+        await _written(pilot, sent)
+        assert set(_sixels(sent)) == {(region.x + 1, region.y + first, columns * 8, rows * 16)}
 
 
 async def test_no_images_writes_no_sixel(monkeypatch: pytest.MonkeyPatch) -> None:
