@@ -21,6 +21,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events, work
 from textual.binding import Binding, BindingType
+from textual.errors import NoWidget
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.selection import Selection
@@ -174,7 +175,7 @@ class DetailPane(ArgumentCursor, DetailParts, ScrollView, can_focus=True):
                 for x in (place.x, place.x + place.columns - 1):
                     if get_widget_at(x, y)[0] is not self:
                         return False
-        except Exception:  # (NoWidget: nothing there, an unusual moment of the layout)
+        except NoWidget:  # (nothing there: a moment of the layout)
             return False
         return True
 

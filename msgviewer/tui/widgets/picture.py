@@ -152,7 +152,7 @@ class SixelPainter:
         self.write = write
         self.places = places
         self.later = later
-        self._shown: dict[int, tuple[Any, ...]] = {}
+        self._shown: set[tuple[Any, ...]] = set()
         self._encoded: dict[tuple[Any, ...], tuple[Any, str]] = {}
         self._pending: set[tuple[Any, ...]] = set()
 
@@ -160,12 +160,12 @@ class SixelPainter:
         """Write the pictures that need it; ``written``: whether the frame wrote over a
         place."""
         cell = sixel.cell_size()
-        shown: dict[int, tuple[Any, ...]] = {}
+        shown = set()
         for place in self.places():
             key = (id(place.image), place.columns, place.rows, place.top, place.bottom, cell)
             state = (key, place.x, place.y)
-            if self._shown.get(id(place.image)) == state and not written(place):
-                shown[id(place.image)] = state
+            if state in self._shown and not written(place):
+                shown.add(state)  # (still there in the terminal)
                 continue
             encoded = self._encoded.get(key)
             if encoded is None or encoded[0] is not place.image:
@@ -175,7 +175,7 @@ class SixelPainter:
                 continue
             if encoded[1]:
                 self.write(sixel.at(place.x, place.y, encoded[1]))
-            shown[id(place.image)] = state
+            shown.add(state)
         self._shown = shown
 
     def _done(self, key: tuple[Any, ...], image: Any, sequence: str) -> None:
