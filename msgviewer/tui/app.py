@@ -81,6 +81,8 @@ class MsgViewerApp(App[int]):
         """How pictures reach the terminal: ``"kitty"`` (its graphics protocol), ``"sixel"``
         or ``"blocks"`` (half blocks), told by the environment (``model.kitty.protocol``)."""
         self._sixels: SixelPainter | None = None
+        self._frame: object = None
+        """The frame being written, until its Sixel pictures are."""
         self.session: Session | None = None
         """The session the app opened on (its conversations carry the edits)."""
 
@@ -235,18 +237,36 @@ class MsgViewerApp(App[int]):
             driver.write(sequence)
 
     def _display(self, screen: Screen, renderable: RenderableType | None) -> None:
-        """Write a frame; then, under Sixel, the pictures it wrote over or that show anew."""
-        super()._display(screen, renderable)
-        if self.graphics == "sixel" and renderable is not None and not self._batch_count:
-            if self._sixels is None:
-                from .widgets.picture import SixelPainter
+        """Write a frame; under Sixel, then the pictures it wrote over or that show anew:
+        inside the frame's synchronized update when it is written (``_end_update``: the
+        terminal shows the frame and its pictures at once, no blank between), else after."""
+        if self.graphics != "sixel" or renderable is None or self._batch_count:
+            super()._display(screen, renderable)
+            return
+        self._frame = renderable
+        try:
+            super()._display(screen, renderable)
+        finally:
+            frame, self._frame = self._frame, None
+        if frame is not None:  # (not written: headless, say)
+            self._paint_sixels(frame)
 
-                self._sixels = SixelPainter(
-                    lambda sequence: self.write_to_terminal(sequence),
-                    self._sixel_places,
-                    self._encode_later,
-                )
-            self._sixels.paint(partial(_written_over, renderable))
+    def _end_update(self) -> None:
+        frame, self._frame = self._frame, None
+        if frame is not None:
+            self._paint_sixels(frame)
+        super()._end_update()
+
+    def _paint_sixels(self, frame: object) -> None:
+        if self._sixels is None:
+            from .widgets.picture import SixelPainter
+
+            self._sixels = SixelPainter(
+                lambda sequence: self.write_to_terminal(sequence),
+                self._sixel_places,
+                self._encode_later,
+            )
+        self._sixels.paint(partial(_written_over, frame))
 
     def _sixel_places(self) -> list[Place]:
         """Where the detail pane's Sixel pictures show: nowhere with images off, or with
