@@ -166,6 +166,11 @@ _SIXEL = re.compile(r"\x1b7\x1b\[(\d+);(\d+)H(\x1bP[^\x1b]*\x1b\\)\x1b8")
 def _sixels(sent: list[str]) -> list[tuple[int, int, int, int]]:
     """Each Sixel written: the cell of its top left corner (from 0) and its size in pixels;
     nothing else written."""
+    return [where for where, _ in _pictures(sent)]
+
+
+def _pictures(sent: list[str]) -> list[tuple[tuple[int, int, int, int], dict]]:
+    """Each Sixel written, where (as ``_sixels``) and its pixels."""
     from .model.test_sixel import _decode
 
     written = "".join(sent)
@@ -175,7 +180,7 @@ def _sixels(sent: list[str]) -> list[tuple[int, int, int, int]]:
     for match in found:
         width, height, pixels = _decode(match[3])
         assert len(pixels) == width * height
-        out.append((int(match[2]) - 1, int(match[1]) - 1, width, height))
+        out.append(((int(match[2]) - 1, int(match[1]) - 1, width, height), pixels))
     return out
 
 
@@ -187,8 +192,20 @@ async def _written(pilot, sent: list[str]) -> None:  # type: ignore[no-untyped-d
             return
 
 
+def _stripes(width: int, height: int) -> str:
+    """A PNG of horizontal stripes, eight pixels each, of colours all different."""
+    image = Image.new("RGB", (width, height))
+    for y in range(height):
+        n = y // 8
+        for x in range(width):
+            image.putpixel((x, y), (n * 20 % 256, 255 - n * 20 % 256, n * 90 % 256))
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return base64.b64encode(out.getvalue()).decode()
+
+
 def _with_image_and_text() -> Conversation:
-    block = ImageBlock(data=_png(160, 96), mime_type="image/png")
+    block = ImageBlock(data=_stripes(160, 96), mime_type="image/png")
     text = TextBlock("\n\n".join(f"line {n}" for n in range(40)))
     return Conversation(
         (Message.user((TextBlock("What is this?"), block, text)), Message.assistant("A square.")),
@@ -222,6 +239,7 @@ async def test_a_sixel_terminal_is_written_the_picture_over_its_blank_cells(
         assert "▀" not in detail.plain
         # one picture, at the top left of its cells, as big as they are
         assert set(_sixels(sent)) == {(region.x + 1, region.y + first, columns * 8, rows * 16)}
+        whole = _pictures(sent)[-1][1]
         # a frame that writes elsewhere (the tree) leaves the picture where it is
         sent.clear()
         screen.tree.refresh()
@@ -237,6 +255,11 @@ async def test_a_sixel_terminal_is_written_the_picture_over_its_blank_cells(
         detail.scroll_to(0, first + 3, animate=False, immediate=True)
         await _written(pilot, sent)
         assert set(_sixels(sent)) == {(region.x + 1, region.y, columns * 8, (rows - 3) * 16)}
+        cropped = _pictures(sent)[-1][1]  # the picture's lower rows (each crop quantised anew)
+        assert all(
+            max(abs(a - b) for a, b in zip(colour, whole[x, y + 3 * 16], strict=True)) <= 2
+            for (x, y), colour in cropped.items()
+        )
 
         # nothing written under a dialog; written again when it goes
         sent.clear()
