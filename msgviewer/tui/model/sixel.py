@@ -33,7 +33,10 @@ CELL = (10, 20)
 
 _ONLY = [bytes(c) + b"\x01" + bytes(255 - c) for c in range(256)]
 """Translation tables: colour ``c`` to 1, every other byte to 0."""
-_RUN = re.compile(rb"(.)\1{3,}")  # four or more alike: shorter as !N than as themselves
+# four or more alike are shorter as !N than as themselves: runs of no bits (most of a line of a
+# colour that is not everywhere) first, by a pattern that is quick to scan, then the others
+_GAP = re.compile(rb"\?{4,}")
+_RUN = re.compile(rb"([@-~])\1{3,}")
 
 
 def quantise(image: Any, background: tuple[int, int, int] = (0, 0, 0)) -> Any:
@@ -80,11 +83,16 @@ def encode_quantised(image: Any) -> str:
             for bit, row in enumerate(rows):
                 bits |= int.from_bytes(row.translate(_ONLY[colour]), "big") << bit
             line = (bits + ones).to_bytes(width, "big").rstrip(b"?")
-            lines.append(f"#{colour}" + _RUN.sub(_run, line).decode("ascii"))
+            line = _RUN.sub(_run, _GAP.sub(_gap, line))
+            lines.append(f"#{colour}" + line.decode("ascii"))
         bands.append("$".join(lines))
     out.append("-".join(bands))
     out.append(END)
     return "".join(out)
+
+
+def _gap(match: re.Match[bytes]) -> bytes:
+    return b"!%d?" % len(match[0])
 
 
 def _run(match: re.Match[bytes]) -> bytes:
