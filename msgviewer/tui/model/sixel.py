@@ -7,9 +7,9 @@ the sequence: the picture quantised to at most 256 colours, the colour registers
 of six pixel rows, each colour of a band a line of characters (one per column, its six bits
 the rows of that colour) with runs compressed. A band costs a pass over its pixels for each
 colour it holds, done by ``bytes.translate`` and integer arithmetic rather than a loop per
-pixel; a screenshot takes milliseconds, a noisy photograph of 1000 x 400 pixels a second or
-so, which is why the app encodes in a worker thread. Format: the VT330/VT340 Programmer Reference,
-chapter 14 (https://vt100.net/docs/vt3xx-gp/chapter14.html).
+pixel; a screenshot takes milliseconds, a noisy photograph of 1000 x 400 pixels most of a
+second, which is why the app encodes in a worker thread. Format: the VT330/VT340 Programmer
+Reference, chapter 14 (https://vt100.net/docs/vt3xx-gp/chapter14.html).
 
 Only these bytes reach the terminal: digits, the Sixel characters ``?``-``~`` and the
 format's own punctuation, in the format's envelope; nothing of a file's content.
