@@ -231,7 +231,8 @@ class MsgViewerApp(App[int]):
 
     def write_to_terminal(self, sequence: str) -> None:
         """Send an escape sequence to the terminal between frames (a picture for Kitty's
-        protocol), through the driver Textual writes its frames with; nowhere when headless."""
+        protocol, or in Sixel), through the driver Textual writes its frames with; nowhere
+        when headless."""
         driver = getattr(self, "_driver", None)
         if driver is not None and not self.is_headless:
             driver.write(sequence)
