@@ -61,6 +61,7 @@ def test_terminals_known_to_draw_sixel_get_it() -> None:
     assert kitty.protocol({"TERM": "xterm", "MSGVIEWER_IMAGES": "sixel"}) == "sixel"
     assert kitty.protocol({"TERM": "foot", "TMUX": "/tmp/t,1,0"}) == "blocks"
     assert kitty.protocol({"TERM": "foot", "STY": "12.pts-0"}) == "blocks"
+    assert kitty.protocol({"TERM_PROGRAM": "WezTerm", "ZELLIJ": "0"}) == "blocks"
     assert kitty.protocol({"TMUX": "/tmp/t,1,0", "MSGVIEWER_IMAGES": "Sixel"}) == "sixel"
     assert kitty.protocol({"TERM": "foot", "MSGVIEWER_IMAGES": "blocks"}) == "blocks"
 
