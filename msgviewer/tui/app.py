@@ -10,7 +10,7 @@ import contextlib
 import os
 from collections.abc import Iterable, Sequence
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
@@ -23,6 +23,11 @@ from ..formats import Conversation
 from .keys import APP_BINDINGS, commands, key_groups
 from .model.kitty import protocol
 from .model.session import Session
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from .widgets.picture import Place, SixelPainter
 
 
 class MsgViewerApp(App[int]):
@@ -73,8 +78,11 @@ class MsgViewerApp(App[int]):
 
             self.images = prepare()
         self.graphics = protocol(os.environ)
-        """How pictures reach the terminal: ``"kitty"`` (its graphics protocol) or
-        ``"blocks"`` (half blocks), told by the environment (``model.kitty.protocol``)."""
+        """How pictures reach the terminal: ``"kitty"`` (its graphics protocol), ``"sixel"``
+        or ``"blocks"`` (half blocks), told by the environment (``model.kitty.protocol``)."""
+        self._sixels: SixelPainter | None = None
+        self._frame: object = None
+        """The frame being written, until its Sixel pictures are."""
         self.session: Session | None = None
         """The session the app opened on (its conversations carry the edits)."""
 
@@ -223,10 +231,68 @@ class MsgViewerApp(App[int]):
 
     def write_to_terminal(self, sequence: str) -> None:
         """Send an escape sequence to the terminal between frames (a picture for Kitty's
-        protocol), through the driver Textual writes its frames with; nowhere when headless."""
+        protocol, or in Sixel), through the driver Textual writes its frames with; nowhere
+        when headless."""
         driver = getattr(self, "_driver", None)
         if driver is not None and not self.is_headless:
             driver.write(sequence)
+
+    def _display(self, screen: Screen, renderable: RenderableType | None) -> None:
+        """Write a frame; under Sixel, then the pictures it wrote over or that show anew:
+        inside the frame's synchronized update when it is written (``_end_update``: the
+        terminal shows the frame and its pictures at once, no blank between), else after."""
+        if self.graphics != "sixel" or renderable is None or self._batch_count:
+            super()._display(screen, renderable)
+            return
+        self._frame = renderable
+        try:
+            super()._display(screen, renderable)
+        finally:
+            frame, self._frame = self._frame, None
+        if frame is not None:  # (not written: headless, say)
+            self._paint_sixels(frame)
+
+    def _end_update(self) -> None:
+        frame, self._frame = self._frame, None
+        if frame is not None:
+            self._paint_sixels(frame)
+        super()._end_update()
+
+    def _paint_sixels(self, frame: object) -> None:
+        if self._sixels is None:
+            from .widgets.picture import SixelPainter
+
+            self._sixels = SixelPainter(
+                lambda sequence: self.write_to_terminal(sequence),
+                self._sixel_places,
+                self._encode_later,
+            )
+        self._sixels.paint(partial(_written_over, frame))
+
+    def _sixel_places(self) -> list[Place]:
+        """Where the detail pane's Sixel pictures show: nowhere with images off, or with
+        another screen (help, a dialog, the palette) on top of the working one."""
+        if not self.images:
+            return []
+        try:
+            main = self.main_screen
+        except StopIteration:
+            return []
+        return main.detail.sixel_places() if self.screen is main else []
+
+    def _encode_later(self, job: Any, done: Any) -> None:
+        """Run ``job`` in a worker thread, then ``done`` with its result on the UI thread (a
+        picture that does not encode is written as nothing)."""
+
+        def run() -> None:
+            try:
+                result = job()
+            except Exception:  # (Pillow raises many kinds)
+                result = ""
+            with contextlib.suppress(RuntimeError):  # (the app has ended meanwhile)
+                self.call_from_thread(done, result)
+
+        self.run_worker(run, thread=True, group="sixel", exit_on_error=False)
 
     def action_toggle_images(self) -> None:
         """Draw image blocks in the detail pane, or show only their facts."""
@@ -239,3 +305,12 @@ class MsgViewerApp(App[int]):
 
     def _run_on(self, target, action: str) -> None:  # type: ignore[no-untyped-def]
         self.call_later(target.run_action, action)
+
+
+def _written_over(update: object, place: Place) -> bool:
+    """Whether a frame's ``update`` wrote cells of ``place``: a partial update names the
+    spans of the rows it wrote; any other kind is the whole screen."""
+    spans = getattr(update, "spans", None)
+    if spans is None:
+        return True
+    return any(place.under(y, x1, x2) for y, x1, x2 in spans)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import io
+import re
 
 import pytest
 
@@ -157,3 +158,141 @@ async def test_a_kitty_terminal_is_sent_the_picture_once_and_shown_placeholders(
         await settle(pilot)
         assert len(sent) == 1
     assert sent[-1] == kitty.delete(image_id)  # freed when the app ends
+
+
+_SIXEL = re.compile(r"\x1b7\x1b\[(\d+);(\d+)H(\x1bP[^\x1b]*\x1b\\)\x1b8")
+
+
+def _sixels(sent: list[str]) -> list[tuple[int, int, int, int]]:
+    """Each Sixel written: the cell of its top left corner (from 0) and its size in pixels;
+    nothing else written."""
+    return [where for where, _ in _pictures(sent)]
+
+
+def _pictures(sent: list[str]) -> list[tuple[tuple[int, int, int, int], dict]]:
+    """Each Sixel written, where (as ``_sixels``) and its pixels."""
+    from .model.test_sixel import _decode
+
+    written = "".join(sent)
+    found = list(_SIXEL.finditer(written))
+    assert "".join(m[0] for m in found) == written
+    out = []
+    for match in found:
+        width, height, pixels = _decode(match[3])
+        assert len(pixels) == width * height
+        out.append(((int(match[2]) - 1, int(match[1]) - 1, width, height), pixels))
+    return out
+
+
+async def _written(pilot, sent: list[str]) -> None:  # type: ignore[no-untyped-def]
+    """Settle until something was written (a picture decodes, then encodes, in workers)."""
+    for _ in range(50):
+        await settle(pilot)
+        if sent:
+            return
+
+
+def _stripes(width: int, height: int) -> str:
+    """A PNG of horizontal stripes, eight pixels each, of colours all different."""
+    image = Image.new("RGB", (width, height))
+    for y in range(height):
+        n = y // 8
+        for x in range(width):
+            image.putpixel((x, y), (n * 20 % 256, 255 - n * 20 % 256, n * 90 % 256))
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return base64.b64encode(out.getvalue()).decode()
+
+
+def _with_image_and_text() -> Conversation:
+    block = ImageBlock(data=_stripes(160, 96), mime_type="image/png")
+    text = TextBlock("\n\n".join(f"line {n}" for n in range(40)))
+    return Conversation(
+        (Message.user((TextBlock("What is this?"), block, text)), Message.assistant("A square.")),
+        format="msgviewer",
+    )
+
+
+async def test_a_sixel_terminal_is_written_the_picture_over_its_blank_cells(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from msgviewer.tui.model import sixel
+    from msgviewer.tui.model.rows import MSG
+
+    monkeypatch.setenv("MSGVIEWER_IMAGES", "sixel")
+    monkeypatch.setattr(sixel, "cell_size", lambda fds=None: (8, 16))
+    sent: list[str] = []
+    app = MsgViewerApp(conversations=[_with_image_and_text()])
+    assert app.graphics == "sixel"
+    monkeypatch.setattr(app, "write_to_terminal", sent.append)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.main_screen
+        detail = screen.detail
+        screen.tree.go_to(MSG, 0, 0, 0)  # the text, the picture and more text
+        await _written(pilot, sent)  # (decoded, laid out, then encoded)
+        region = detail.scrollable_content_region
+        lines = detail.plain.splitlines()
+        first = lines.index("image") + 1  # under its heading
+        columns, rows = cells(160, 96, region.width - 1)
+        assert all(not line.strip() for line in lines[first : first + rows])  # kept blank
+        assert "▀" not in detail.plain
+        # one picture, at the top left of its cells, as big as they are
+        assert set(_sixels(sent)) == {(region.x + 1, region.y + first, columns * 8, rows * 16)}
+        whole = _pictures(sent)[-1][1]
+        # a frame that writes elsewhere (the tree) leaves the picture where it is
+        sent.clear()
+        screen.tree.refresh()
+        await settle(pilot)
+        assert sent == []
+        # one that writes over the pane's cells (blank, in the terminal) writes it again
+        detail.refresh()
+        await _written(pilot, sent)
+        assert set(_sixels(sent)) == {(region.x + 1, region.y + first, columns * 8, rows * 16)}
+
+        # scrolled three rows out: the rows that show, at the top of the pane
+        sent.clear()
+        detail.scroll_to(0, first + 3, animate=False, immediate=True)
+        await _written(pilot, sent)
+        assert set(_sixels(sent)) == {(region.x + 1, region.y, columns * 8, (rows - 3) * 16)}
+        cropped = _pictures(sent)[-1][1]  # the picture's lower rows (each crop quantised anew)
+        assert all(
+            max(abs(a - b) for a, b in zip(colour, whole[x, y + 3 * 16], strict=True)) <= 2
+            for (x, y), colour in cropped.items()
+        )
+
+        # nothing written under a dialog; written again when it goes
+        sent.clear()
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert app.screen is not screen and sent == []
+        await pilot.press("escape")
+        await _written(pilot, sent)
+        assert app.screen is screen  # (each frame that wrote over the cells writes it again)
+        assert set(_sixels(sent)) == {(region.x + 1, region.y, columns * 8, (rows - 3) * 16)}
+
+        # images off: blank cells no more, nothing written
+        sent.clear()
+        app.action_toggle_images()
+        await settle(pilot)
+        await settle(pilot)
+        assert sent == [] and not detail.sixel_places()
+        app.action_toggle_images()  # and on again: at the top, whole
+        await _written(pilot, sent)
+        assert set(_sixels(sent)) == {(region.x + 1, region.y + first, columns * 8, rows * 16)}
+
+
+async def test_no_images_writes_no_sixel(monkeypatch: pytest.MonkeyPatch) -> None:
+    from msgviewer.tui.model.rows import MSG
+
+    monkeypatch.setenv("MSGVIEWER_IMAGES", "sixel")
+    sent: list[str] = []
+    app = MsgViewerApp(conversations=[_with_image_and_text()], images=False)
+    monkeypatch.setattr(app, "write_to_terminal", sent.append)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.main_screen.tree.go_to(MSG, 0, 0, 0)
+        await settle(pilot)
+        await settle(pilot)
+        assert "dimensions 160 x 96 px" in app.main_screen.detail.plain
+        assert sent == []

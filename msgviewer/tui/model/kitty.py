@@ -9,8 +9,9 @@ crop and redraw with the lines of the detail pane, which is why this way is the 
 a pane that draws its own lines. Specification:
 https://sw.kovidgoyal.net/kitty/graphics-protocol/#unicode-placeholders
 
-Which way a terminal gets (``protocol``) is told by its environment, never by asking it:
-an answer to a question would arrive among the keys the app reads.
+Which way a terminal gets (``protocol``: these placeholders, Sixel, or half blocks) is told by
+its environment, never by asking it: an answer to a question would arrive among the keys the
+app reads.
 """
 
 from __future__ import annotations
@@ -37,17 +38,43 @@ CHUNK = 4096
 
 
 def protocol(env: Mapping[str, str]) -> str:
-    """``"kitty"`` for a terminal known by its environment to draw Kitty placeholders, else
-    ``"blocks"`` (half blocks, which every terminal draws). ``MSGVIEWER_IMAGES`` set to either
-    decides instead; inside tmux only that does (tmux passes the pictures on only when its
-    ``allow-passthrough`` option is on)."""
+    """How pictures reach the terminal whose environment is ``env``: ``"kitty"`` (its
+    placeholders), ``"sixel"`` (``model.sixel``) for terminals known to draw those, else
+    ``"blocks"`` (half blocks, which every terminal draws). ``MSGVIEWER_IMAGES`` set to one of
+    them decides instead; inside a multiplexer (tmux, screen, zellij) only that does: the
+    environment names the terminal the multiplexer was started in, and tmux passes pictures
+    on only when set up to (its ``allow-passthrough`` option; Sixel from version 3.4)."""
     chosen = env.get("MSGVIEWER_IMAGES", "").strip().lower()
-    if chosen in ("kitty", "blocks"):
+    if chosen in ("kitty", "sixel", "blocks"):
         return chosen
-    if env.get("TMUX"):
+    if env.get("TMUX") or env.get("STY") or env.get("ZELLIJ"):
         return "blocks"
-    kitty = env.get("TERM") == "xterm-kitty" or "KITTY_WINDOW_ID" in env
-    return "kitty" if kitty or env.get("TERM_PROGRAM", "").lower() == "ghostty" else "blocks"
+    term = env.get("TERM", "")
+    program = env.get("TERM_PROGRAM", "").lower()
+    if term == "xterm-kitty" or "KITTY_WINDOW_ID" in env or program == "ghostty":
+        return "kitty"
+    return "sixel" if _draws_sixel(env, term, program) else "blocks"
+
+
+def _draws_sixel(env: Mapping[str, str], term: str, program: str) -> bool:
+    """Whether the environment names a terminal that draws Sixel in every version that sets
+    it. xterm draws Sixel only when started as a VT340 (``-ti vt340``), which its
+    environment does not say; VS Code's terminal only with a setting: both are left to
+    ``MSGVIEWER_IMAGES``."""
+    if term in ("foot", "foot-extra"):  # foot's own terminfo names; Sixel since 1.2 (2020)
+        return True
+    if program == "wezterm":  # Sixel in every release that sets TERM_PROGRAM
+        return True
+    if program == "iterm.app":  # Sixel since 3.3 (2019)
+        return True
+    if "MLTERM" in env:  # mlterm sets it to its version; Sixel since 3.1 (2012)
+        return True
+    version = env.get("KONSOLE_VERSION", "")  # Konsole: Sixel from 22.04, "220400"
+    if version.isdigit() and int(version) >= 220400:
+        return True
+    # Windows Terminal: Sixel from 1.22 (2024); the variable does not say which version, and
+    # an earlier one drops the sequence unread, leaving the picture's cells blank
+    return "WT_SESSION" in env
 
 
 def transmit(image_id: int, png: bytes, columns: int, rows: int, *, tmux: bool = False) -> str:

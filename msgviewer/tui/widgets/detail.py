@@ -21,6 +21,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events, work
 from textual.binding import Binding, BindingType
+from textual.errors import NoWidget
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.selection import Selection
@@ -31,7 +32,7 @@ from ..model.rows import Row
 from ..model.session import Session
 from .argument_cursor import ArgumentCursor
 from .detail_parts import DetailParts, Part
-from .picture import Placements
+from .picture import PictureLines, Place, Placements
 from .styles import component_style
 
 # How each kind of part is set: (indent, a blank line before, a bar down its left side).
@@ -117,6 +118,8 @@ class DetailPane(ArgumentCursor, DetailParts, ScrollView, can_focus=True):
         self.highlight: re.Pattern[str] | None = None
         """What a search highlights in the pane."""
         self._placements: Placements | None = None
+        self._reserved: list[tuple[PictureLines, int, int]] = []
+        """Sixel pictures' blank cells: the picture, its first line and its indent."""
         self._pictures: dict[int, tuple[Any, Picture | None]] = {}
         """Decoded images by ``id`` of their block (the block kept, so the id stays its own);
         None while one decodes."""
@@ -137,6 +140,44 @@ class DetailPane(ArgumentCursor, DetailParts, ScrollView, can_focus=True):
                 return None
             self._placements = Placements(write, tmux=bool(os.environ.get("TMUX")))
         return self._placements
+
+    def reserves(self) -> bool:
+        return getattr(self.app, "graphics", "blocks") == "sixel"
+
+    def sixel_places(self) -> list[Place]:
+        """Where the Sixel pictures of the pane show on the screen now: the rows of each in
+        view and not under anything else (a notification), never the screen's last row (a
+        picture that reaches it would scroll the terminal)."""
+        if not self._reserved:
+            return []
+        region = self.scrollable_content_region
+        first = self.scroll_offset.y
+        last = min(first + region.height, first + self.screen.size.height - 1 - region.y)
+        places = []
+        for lines, start, indent in self._reserved:
+            columns, rows = lines.drawn
+            top, bottom = max(start, first), min(start + rows, last)
+            if top >= bottom or not columns:
+                continue
+            place = Place(
+                lines.image, region.x + indent, region.y + top - first, columns, rows,
+                top - start, bottom - start,
+            )  # fmt: skip
+            if self._uncovered(place):
+                places.append(place)
+        return places
+
+    def _uncovered(self, place: Place) -> bool:
+        """Whether the pane is what the screen shows at the place's first and last column."""
+        get_widget_at = self.screen.get_widget_at
+        try:
+            for y in range(place.y, place.y + place.bottom - place.top):
+                for x in (place.x, place.x + place.columns - 1):
+                    if get_widget_at(x, y)[0] is not self:
+                        return False
+        except NoWidget:  # (nothing there: a moment of the layout)
+            return False
+        return True
 
     def on_unmount(self) -> None:
         if self._placements is not None:
@@ -202,6 +243,7 @@ class DetailPane(ArgumentCursor, DetailParts, ScrollView, can_focus=True):
         self._drawn_in = self._colours()
         lines: list[Strip] = []
         self.arg_starts = []
+        self._reserved = []
         if width > 0:
             console = self.app.console
             base = self.rich_style
@@ -231,6 +273,8 @@ class DetailPane(ArgumentCursor, DetailParts, ScrollView, can_focus=True):
                         lines.append(line.crop_extend(0, width, base))
                 if len(pieces) > 1:
                     self.arg_starts.append(len(lines))
+                if isinstance(body, PictureLines) and body.reserve and body.drawn[0]:
+                    self._reserved.append((body, len(lines) - body.drawn[1], indent))
         self._lines = lines
         self.virtual_size = Size(width, len(lines))
         self.refresh()

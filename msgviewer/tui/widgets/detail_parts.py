@@ -260,7 +260,8 @@ class DetailParts:
             return [Part("decoding the image…", "note")]
         if picture.image is None:
             return [Part(printable(f"(not drawn: {picture.error})"), "note")]
-        return [Part(PictureLines(picture.image, self.placements()), "image")]
+        lines = PictureLines(picture.image, self.placements(), reserve=self.reserves())
+        return [Part(lines, "image")]
 
     def picture_of(self, block: Any) -> Picture | None:
         """The decoded picture of ``block``, or None while it is decoded (the pane's job)."""
@@ -269,6 +270,10 @@ class DetailParts:
     def placements(self) -> Placements | None:
         """Where pictures go by Kitty's graphics protocol; None: drawn in half blocks."""
         return None
+
+    def reserves(self) -> bool:
+        """Whether pictures are drawn over blank cells the pane keeps for them (Sixel)."""
+        return False
 
     def _output(self, head: Text | None, text: str, message: Message, kind: str) -> list[Part]:
         """A tool's output: what it printed (out of a JSON wrapper, if it came in one) under

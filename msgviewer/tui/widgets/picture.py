@@ -1,12 +1,13 @@
-"""An image drawn inside the detail pane: by Kitty's graphics protocol where the terminal
-speaks it, else as half blocks.
+"""An image drawn inside the detail pane: by Kitty's graphics protocol or Sixel where the
+terminal speaks them, else as half blocks.
 
 The pane draws its lines itself from Rich renderables, so an image has to be one. In half
 blocks, each cell is a ``▀`` whose colour is the upper pixel and whose background the lower
 one: the picture scrolls, selects and crops like text in every terminal. In Kitty's protocol
 the picture is sent to the terminal once (``Placements``) and drawn by placeholder cells
-(``model.kitty``), text as well. Nothing asks the terminal about itself. Pillow scales and
-encodes the picture.
+(``model.kitty``), text as well. A Sixel picture is not text: the pane keeps its cells
+blank and ``SixelPainter`` writes the picture over them between frames (``Place``). Nothing
+asks the terminal about itself. Pillow scales and encodes the picture.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import importlib.util
 import io
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from rich.color import Color
@@ -22,7 +25,7 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.segment import Segment
 from rich.style import Style
 
-from ..model import kitty
+from ..model import kitty, sixel
 from ..model.pictures import MAX_ROWS, cells
 
 
@@ -65,15 +68,27 @@ class Placements:
 
 class PictureLines:
     """A decoded image as lines, as wide as the pane allows and ``MAX_ROWS`` high at most:
-    Kitty placeholders when ``placements`` is given, else half blocks."""
+    Kitty placeholders when ``placements`` is given, blank cells kept for a Sixel picture
+    with ``reserve``, else half blocks."""
 
-    def __init__(self, image: Any, placements: Placements | None = None) -> None:
+    def __init__(
+        self, image: Any, placements: Placements | None = None, *, reserve: bool = False
+    ) -> None:
         self.image = image
         self.placements = placements
+        self.reserve = reserve
+        self.drawn = (0, 0)
+        """The columns and rows it was last drawn in."""
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         columns, rows = cells(*self.image.size, options.max_width, MAX_ROWS)
+        self.drawn = (columns, rows)
         if not columns:
+            return
+        if self.reserve:
+            for _ in range(rows):
+                yield Segment(" " * columns)
+                yield Segment.line()
             return
         if self.placements is not None:
             image_id = self.placements.place(self.image, columns, rows)
@@ -93,3 +108,86 @@ class PictureLines:
 
 def _rgb(pixel: tuple[int, int, int]) -> str:
     return "#{:02x}{:02x}{:02x}".format(*pixel)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a Sixel picture shows on the screen: ``image`` drawn in ``columns`` x ``rows``
+    cells, of which rows ``top`` to ``bottom`` (excluded) show, the first at cell ``x``,
+    ``y``."""
+
+    image: Any
+    x: int
+    y: int
+    columns: int
+    rows: int
+    top: int
+    bottom: int
+
+    def under(self, y: int, x1: int, x2: int) -> bool:
+        """Whether cells ``x1`` to ``x2`` (excluded) of screen row ``y`` cover part of it."""
+        shows = self.y <= y < self.y + self.bottom - self.top
+        return shows and x1 < self.x + self.columns and x2 > self.x
+
+
+class SixelPainter:
+    """Sixel pictures written over the cells the detail pane keeps blank for them.
+
+    ``paint`` runs after each frame: a picture is written when it shows somewhere new (moved,
+    cropped otherwise, back from under another screen) or when the frame wrote over its
+    cells (text written into a cell replaces its pixels); otherwise the terminal still shows
+    it. Encoding runs off the UI thread (``later(job, done)`` runs ``job`` in a worker and
+    ``done`` with its result back on the UI thread); the picture is written when it is done,
+    if it still shows there."""
+
+    KEPT = 8
+    """Encoded pictures kept: scrolling back to a crop seen before writes it at once."""
+
+    def __init__(
+        self,
+        write: Callable[[str], None],
+        places: Callable[[], list[Place]],
+        later: Callable[[Callable[[], str], Callable[[str], None]], None],
+    ) -> None:
+        self.write = write
+        self.places = places
+        self.later = later
+        self._shown: set[tuple[Any, ...]] = set()
+        self._encoded: dict[tuple[Any, ...], tuple[Any, str]] = {}
+        self._pending: set[tuple[Any, ...]] = set()
+
+    def paint(self, written: Callable[[Place], bool]) -> None:
+        """Write the pictures that need it; ``written``: whether the frame wrote over a
+        place."""
+        cell = sixel.cell_size()
+        shown = set()
+        for place in self.places():
+            key = (id(place.image), place.columns, place.rows, place.top, place.bottom, cell)
+            state = (key, place.x, place.y)
+            if state in self._shown and not written(place):
+                shown.add(state)  # (still there in the terminal)
+                continue
+            encoded = self._encoded.get(key)
+            if encoded is None or encoded[0] is not place.image:
+                if key not in self._pending:
+                    self._pending.add(key)
+                    self.later(partial(_encode, place, cell), partial(self._done, key, place.image))
+                continue
+            if encoded[1]:
+                self.write(sixel.at(place.x, place.y, encoded[1]))
+            shown.add(state)
+        self._shown = shown
+
+    def _done(self, key: tuple[Any, ...], image: Any, sequence: str) -> None:
+        self._pending.discard(key)
+        self._encoded[key] = (image, sequence)
+        while len(self._encoded) > self.KEPT:
+            del self._encoded[next(iter(self._encoded))]
+        self.paint(lambda place: False)
+
+
+def _encode(place: Place, cell: tuple[int, int]) -> str:
+    """The Sixel of the rows of ``place`` that show, scaled to its cells in pixels."""
+    width, height = cell
+    scaled = place.image.convert("RGB").resize((place.columns * width, place.rows * height))
+    return sixel.encode(scaled.crop((0, place.top * height, scaled.width, place.bottom * height)))

@@ -42,6 +42,30 @@ def test_the_environment_tells_the_protocol() -> None:
     assert kitty.protocol({"TERM": "xterm-kitty", "MSGVIEWER_IMAGES": "Blocks"}) == "blocks"
 
 
+def test_terminals_known_to_draw_sixel_get_it() -> None:
+    for env in (
+        {"TERM": "foot"},
+        {"TERM": "foot-extra"},
+        {"TERM": "xterm-256color", "TERM_PROGRAM": "WezTerm"},
+        {"TERM": "xterm-256color", "TERM_PROGRAM": "iTerm.app"},
+        {"TERM": "xterm", "MLTERM": "3.9.3"},
+        {"TERM": "xterm-256color", "KONSOLE_VERSION": "230804"},
+        {"TERM": "xterm-256color", "WT_SESSION": "0b1c-22"},
+    ):
+        assert kitty.protocol(env) == "sixel", env
+    # not known to: an older Konsole, xterm (a VT340 only when started so), VS Code
+    assert kitty.protocol({"KONSOLE_VERSION": "211200"}) == "blocks"
+    assert kitty.protocol({"TERM": "xterm", "XTERM_VERSION": "XTerm(390)"}) == "blocks"
+    assert kitty.protocol({"TERM_PROGRAM": "vscode"}) == "blocks"
+    # asked for: the variable decides, inside a multiplexer too; without it, half blocks there
+    assert kitty.protocol({"TERM": "xterm", "MSGVIEWER_IMAGES": "sixel"}) == "sixel"
+    assert kitty.protocol({"TERM": "foot", "TMUX": "/tmp/t,1,0"}) == "blocks"
+    assert kitty.protocol({"TERM": "foot", "STY": "12.pts-0"}) == "blocks"
+    assert kitty.protocol({"TERM_PROGRAM": "WezTerm", "ZELLIJ": "0"}) == "blocks"
+    assert kitty.protocol({"TMUX": "/tmp/t,1,0", "MSGVIEWER_IMAGES": "Sixel"}) == "sixel"
+    assert kitty.protocol({"TERM": "foot", "MSGVIEWER_IMAGES": "blocks"}) == "blocks"
+
+
 def _commands(sent: str) -> list[tuple[dict[str, str], str]]:
     found = re.findall(r"\x1b_G([^;\x1b]*)(;?)([^\x1b]*)\x1b\\", sent)
     assert "".join(f"\x1b_G{k}{s}{p}\x1b\\" for k, s, p in found) == sent  # nothing else
