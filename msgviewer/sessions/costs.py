@@ -67,7 +67,11 @@ class CostTally:
         total = self.dollars.get(name)
         if total is None:
             total = self.dollars[name] = PriceTotal(self.pricer)
-        minute = (name, when[:16] if type(when) is str and when[-1:] == "Z" else when)
+        if type(when) is str:
+            stamp = when[:16] if when[-1:] == "Z" else when
+        else:  # (seconds since the epoch; anything else a file put there is no time)
+            when = stamp = when if type(when) in (int, float) else None
+        minute = (name, stamp)
         rates = self._periods.get(minute, _MISSING)
         if rates is _MISSING:
             rates = self._periods[minute] = self.pricer.period_rates(name, when=parse_time(when))

@@ -92,3 +92,19 @@ def test_a_model_without_a_price_is_counted_and_listed_unpriced() -> None:
     assert summary.unpriced_models == ["no-such-model-xyz"]
     assert summary.cost_by_model == {}
     assert summary.usage_by_model["no-such-model-xyz"]["input"] == 300
+
+
+@pytest.mark.parametrize("when", [["2025-01-01T00:00:01Z"], {"at": 1}, True, None, 1.7e9, ""])
+def test_a_time_that_is_no_time_prices_the_call_as_undated(when: object) -> None:
+    counts = {"input_tokens": 1000, "output_tokens": 50}
+    tally, undated = CostTally("claude-code"), CostTally("claude-code")
+    tally.add("claude-sonnet-4-5-20250929", counts, when, {})
+    undated.add("claude-sonnet-4-5-20250929", counts, None, {})
+    priced, expected = (Summary(path="x", format="claude-code", size=0, mtime=0) for _ in "ab")
+    tally.into(priced)
+    undated.into(expected)
+    assert priced.usage_by_model == expected.usage_by_model
+    if isinstance(when, float):  # (a real time: priced at its own date)
+        assert priced.cost_by_model.keys() == expected.cost_by_model.keys()
+    else:
+        assert priced.cost_by_model == expected.cost_by_model
