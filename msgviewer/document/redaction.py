@@ -73,11 +73,18 @@ def leaked(data: bytes, secrets: Sequence[str]) -> list[str]:
 
 
 def _members(data: bytes) -> list[bytes]:
-    """The archive's bytes and each member's, unpacked (an archive that cannot be read is
-    looked at as bytes only)."""
+    """The archive's bytes and each member's name and content, unpacked (an archive that
+    cannot be read, or a member that does not unpack, is looked at as its bytes only)."""
     try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            names = archive.infolist()
-            return [data] + [n.filename.encode() for n in names] + [archive.read(n) for n in names]
-    except (zipfile.BadZipFile, OSError, NotImplementedError, RuntimeError):
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, OSError):
         return [data]
+    parts = [data]
+    with archive:
+        for member in archive.infolist():
+            parts.append(member.filename.encode())
+            try:
+                parts.append(archive.read(member))
+            except Exception:  # (a broken stream raises its codec's own error: zlib, zstd...)
+                continue
+    return parts

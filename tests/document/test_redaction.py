@@ -253,6 +253,7 @@ def test_emails_can_be_kept() -> None:
 def test_a_secret_left_inside_a_zipped_log_is_seen() -> None:
     import io
     import zipfile
+    import zlib
 
     token = SECRETS["github-token"][1]
     packed = io.BytesIO()
@@ -263,6 +264,14 @@ def test_a_secret_left_inside_a_zipped_log_is_seen() -> None:
     assert token.encode() not in data  # compressed: the bytes alone would pass
     assert leaked(data, [token]) == [token]
     assert leaked(data, ["ghp_nothing_like_it"]) == []
+    # a member whose stream is broken is looked at as its bytes; the others are still read
+    header = data.index(b"samples/1_epoch_1.json") + len(b"samples/1_epoch_1.json")
+    broken = data[:header] + bytes(b ^ 0xFF for b in data[header : header + 20])
+    broken += data[header + 20 :]
+    with zipfile.ZipFile(io.BytesIO(broken)) as archive, pytest.raises(zlib.error):
+        archive.read("samples/1_epoch_1.json")
+    assert leaked(broken, [token]) == []
+    assert leaked(broken, ['"task"']) == ['"task"']  # (inside header.json, which unpacks)
 
 
 # letters a case-insensitive pattern takes for an ASCII one
