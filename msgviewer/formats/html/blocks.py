@@ -10,6 +10,7 @@ import re
 from collections.abc import Collection, Sequence
 from html import escape
 from typing import Any
+from urllib.parse import quote
 
 from ...core.blocks import (
     Block,
@@ -245,7 +246,7 @@ class BlockWriter:
         if data is not None and mime and _BASE64.match(data):
             uri = f"data:{mime};base64,{''.join(data.split())}"
         elif data is None and mime and block.url in self.local_media:
-            uri = block.url
+            uri = quote(block.url)  # (a file path: "#", "?" or "%" in it are not the URL's)
         if uri is not None and mime and mime.startswith("image/"):
             return f'<img class="media" alt="{esc(label)}" src="{escape(uri)}">'
         if uri is not None and mime and mime.startswith(("audio/", "video/")):

@@ -126,10 +126,11 @@ def test_media_extracted_beside_the_page_are_drawn_from_their_files(
     source = tmp_path / "run.json"
     mv.dump(conv, source)
     out = tmp_path / "page.out.html"
+    media = tmp_path / "media #1?"  # (characters a URL reads otherwise)
     assert main(["convert", str(source), "--to", "html", "--extract-media",
-                 str(tmp_path / "media"), "-o", str(out)]) == 0  # fmt: skip
-    [name] = [p.name for p in (tmp_path / "media").iterdir()]
+                 str(media), "-o", str(out)]) == 0  # fmt: skip
+    [name] = [p.name for p in media.iterdir()]
     dom = render(out.read_bytes(), tmp_path)
-    assert dom.root["data-drawn"] == f"media/{name}"  # drawn from its file, and only it
+    assert dom.root["data-drawn"] == f"media%20%231%3F/{name}"  # drawn from its file, only it
     assert dom.root["data-violations"] == "" and server.paths == []
     assert dom.ids("article") == ["c0-m0", "c0-m1"]
