@@ -160,6 +160,29 @@ async def test_a_kitty_terminal_is_sent_the_picture_once_and_shown_placeholders(
     assert sent[-1] == kitty.delete(image_id)  # freed when the app ends
 
 
+def test_kitty_placements_are_freed_when_resized_and_past_the_ones_kept() -> None:
+    from msgviewer.tui.model import kitty
+    from msgviewer.tui.widgets.picture import Placements
+
+    sent: list[str] = []
+    placements = Placements(sent.append)
+    image = Image.new("RGB", (40, 40))
+    first = placements.place(image, 10, 5)
+    assert placements.place(image, 10, 5) == first and len(sent) == 1  # sent once
+    wider = placements.place(image, 20, 10)  # the pane widened: sent again, the old freed
+    assert sent[1] == kitty.delete(first) and sent[2].startswith("\x1b_Ga=T") and len(sent) == 3
+    others = [Image.new("RGB", (8, 8)) for _ in range(Placements.KEPT)]
+    ids = [placements.place(o, 4, 2) for o in others]
+    assert sent[-1] == kitty.delete(wider)  # the least recently drawn went
+    placements.place(others[0], 4, 2)  # drawn again: now the most recent, kept
+    placements.place(image, 20, 10)
+    assert sent[-1] == kitty.delete(ids[1])
+    deletes = {x for x in sent if x.startswith("\x1b_Ga=d")}
+    placements.clear()
+    freed = [x for x in sent if x.startswith("\x1b_Ga=d") and x not in deletes]
+    assert len(freed) == Placements.KEPT and kitty.delete(ids[0]) in freed
+
+
 _SIXEL = re.compile(r"\x1b7\x1b\[(\d+);(\d+)H(\x1bP[^\x1b]*\x1b\\)\x1b8")
 
 

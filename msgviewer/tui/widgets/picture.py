@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib.util
 import io
 import random
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -36,34 +37,47 @@ def prepare() -> bool:
 
 
 class Placements:
-    """The pictures sent to a Kitty-protocol terminal: each (image, columns, rows) once, under
-    an id of its own; all of them freed by ``clear``."""
+    """The pictures sent to a Kitty-protocol terminal, each under an id of its own at the
+    size it was last drawn: a picture drawn at another size (the pane widened) is sent again
+    and its old placement freed, and past ``KEPT`` pictures the least recently drawn is
+    freed (the terminal holds each until told); ``clear`` frees them all."""
+
+    KEPT = 16
 
     def __init__(self, write: Callable[[str], None], *, tmux: bool = False) -> None:
         self.write = write
         self.tmux = tmux
-        self._ids: dict[tuple[int, int, int], tuple[Any, int]] = {}
+        self._placed: OrderedDict[int, tuple[Any, int, int, int]] = OrderedDict()
+        """``id`` of an image -> (the image, columns, rows, its id in the terminal)."""
         # ids from a random start: another program's pictures in the same terminal keep theirs
         self._next = random.randrange(1 << 16, 1 << 23)
 
     def place(self, image: Any, columns: int, rows: int) -> int:
         """The id of ``image`` placed in ``columns`` x ``rows`` cells, sent now if new."""
-        key = (id(image), columns, rows)
-        known = self._ids.get(key)
+        known = self._placed.get(id(image))
         if known is not None and known[0] is image:
-            return known[1]
+            self._placed.move_to_end(id(image))
+            if known[1:3] == (columns, rows):
+                return known[3]
+        if known is not None:
+            self._free(id(image))
         image_id = self._next
         self._next += 1
         png = io.BytesIO()
         image.save(png, format="PNG")
         self.write(kitty.transmit(image_id, png.getvalue(), columns, rows, tmux=self.tmux))
-        self._ids[key] = (image, image_id)
+        self._placed[id(image)] = (image, columns, rows, image_id)
+        while len(self._placed) > self.KEPT:
+            self._free(next(iter(self._placed)))
         return image_id
 
+    def _free(self, key: int) -> None:
+        image_id = self._placed.pop(key)[3]
+        self.write(kitty.delete(image_id, tmux=self.tmux))
+
     def clear(self) -> None:
-        for _, image_id in self._ids.values():
-            self.write(kitty.delete(image_id, tmux=self.tmux))
-        self._ids.clear()
+        while self._placed:
+            self._free(next(iter(self._placed)))
 
 
 class PictureLines:
