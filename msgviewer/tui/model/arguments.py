@@ -59,9 +59,12 @@ def call_arguments(message: Message, kind: int, index: int) -> dict[str, Any] | 
     return None
 
 
-def line_steps(value: Any, limit: int | None = None) -> list[Steps | None]:
+def line_steps(
+    value: Any, limit: int | None = None, max_depth: int | None = None
+) -> list[Steps | None]:
     """For each line of ``value`` as two-space JSON, the steps to the value it starts (None:
-    a closing line); at most ``limit`` lines (what the pane shows of a big value)."""
+    a closing line); at most ``limit`` lines (what the pane shows of a big value), a
+    container ``max_depth`` levels down one line (the pane shows it as ``{…}``)."""
     out: list[Steps | None] = []
     # (value, steps) to open, or None for the close of a container; a stack, not recursion:
     # arguments may nest deeper than Python recurses
@@ -73,6 +76,8 @@ def line_steps(value: Any, limit: int | None = None) -> list[Steps | None]:
             continue
         v, steps = item
         out.append(steps)
+        if max_depth is not None and len(steps) >= max_depth:
+            continue
         if isinstance(v, dict) and v:
             children = [(x, (*steps, k if isinstance(k, str) else str(k))) for k, x in v.items()]
         elif isinstance(v, (list, tuple)) and v:

@@ -17,7 +17,7 @@ from rich.style import Style
 from textual.strip import Strip
 
 from ..model.arguments import Steps, call_arguments, line_steps
-from ..model.preview import json_preview
+from ..model.preview import PREVIEW_DEPTH, json_preview
 from ..model.rows import BLOCK, CALL
 from .styles import component_style
 
@@ -50,7 +50,7 @@ class ArgumentCursor:
             return
         preview = json_preview(args)
         shown = preview.text.count("\n") + 1 - preview.cut  # a line cut short is no argument
-        self.arguments, self.arg_steps = args, line_steps(args, limit=shown)
+        self.arguments, self.arg_steps = args, line_steps(args, shown, PREVIEW_DEPTH)
 
     def argument_at_cursor(self) -> Steps | None:
         """The steps to the argument under the cursor; None when the pane shows no call."""

@@ -21,7 +21,7 @@ from msgviewer.tui.model.arguments import (
     value_at,
 )
 from msgviewer.tui.model.jsonpath import PathError
-from msgviewer.tui.model.preview import full_json
+from msgviewer.tui.model.preview import PREVIEW_DEPTH, full_json, json_preview
 from msgviewer.tui.model.rows import BLOCK, CALL, MSG
 
 SAMPLES = Path(__file__).resolve().parents[3] / "msgviewer" / "samples"
@@ -140,6 +140,21 @@ def test_deep_arguments_need_no_recursion() -> None:
         deep = {"a": deep}
     steps = line_steps(deep)
     assert len(steps) == 2 * 5000 + 1 and steps[5000] == ("a",) * 5000
+
+
+def test_past_the_depth_the_pane_shows_a_container_is_one_line() -> None:
+    deep: Any = {"x": 1}
+    for _ in range(PREVIEW_DEPTH + 2):
+        deep = {"d": deep}
+    args = {"a": deep, "b": "target"}
+    shown = json_preview(args).text.split("\n")
+    steps = line_steps(args, max_depth=PREVIEW_DEPTH)
+    assert len(steps) == len(shown)
+    [folded] = [n for n, line in enumerate(shown) if line.strip().endswith("{…}")]
+    assert steps[folded] == ("a", *("d",) * (PREVIEW_DEPTH - 1))
+    [target] = [n for n, line in enumerate(shown) if '"b": "target"' in line]
+    assert steps[target] == ("b",)
+    assert all(s is None for n, s in enumerate(steps) if shown[n].strip().rstrip(",") == "}")
 
 
 def test_steps_written_and_read_back() -> None:
