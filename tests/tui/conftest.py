@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from textual.app import App
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from msgviewer.tui.app import MsgViewerApp
 
@@ -36,9 +37,10 @@ async def settle(pilot: Pilot) -> None:
 
 
 @pytest.fixture(autouse=True)
-def lasting_toasts(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """In a snapshot, a toast stays until the picture is taken: one that times out (1.5 s for
-    a view switch) would be in the picture or not by how busy the machine was."""
+def steady_snapshots(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a snapshot, what changes with time holds still until the picture is taken: a toast
+    stays (one that times out, 1.5 s for a view switch, would be in the picture or not by
+    how busy the machine was) and an input's cursor does not blink."""
     if "snap_compare" not in request.fixturenames:
         return
     notify = App.notify
@@ -48,6 +50,13 @@ def lasting_toasts(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPat
         notify(self, *args, **kwargs)
 
     monkeypatch.setattr(App, "notify", lasting)
+    input_init = Input.__init__
+
+    def steady(self: Input, *args: Any, **kwargs: Any) -> None:
+        input_init(self, *args, **kwargs)
+        self.cursor_blink = False
+
+    monkeypatch.setattr(Input, "__init__", steady)
 
 
 @pytest.fixture
