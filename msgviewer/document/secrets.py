@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..core.redact import Hit
+from .needles import absent, fold, needles
 
 # Kinds of the plugins, as placeholders name them; any other plugin is named by a slug.
 _KIND = {
@@ -109,20 +110,35 @@ class SecretDetector:
 
 
 def _known_shapes(text: str) -> Iterator[Hit]:
+    # (a pattern runs only over a text holding one of the words every match of it holds)
+    folded = fold(text)
     for m in _PRIVATE_KEY.finditer(text):
         yield Hit("private-key", m.group())
-    for kind, regex in _PROVIDER_KEYS:
-        for m in regex.finditer(text):
-            yield Hit(kind, m.group())
+    for kind, regex, words in _provider_keys():
+        if not absent(words, folded):
+            for m in regex.finditer(text):
+                yield Hit(kind, m.group())
     for m in _JWT.finditer(text):
         if _jwt_valid(m.group()):
             yield Hit("jwt", m.group())
-    for kind, plugin in _plugins():
-        for regex in plugin.denylist:
+    for kind, regex, words in _plugin_patterns():
+        if not absent(words, folded):
             for m in regex.finditer(text):
                 secret = _secret_of(m)
                 if secret:
                     yield Hit(kind, secret)
+
+
+@lru_cache(maxsize=1)
+def _provider_keys() -> list[tuple[str, re.Pattern[str], tuple[str, ...] | None]]:
+    return [(kind, regex, needles(regex)) for kind, regex in _PROVIDER_KEYS]
+
+
+@lru_cache(maxsize=1)
+def _plugin_patterns() -> list[tuple[str, re.Pattern[str], tuple[str, ...] | None]]:
+    """Each regex plugin's patterns, with the words one of which a match of it holds."""
+    patterns = [(kind, regex) for kind, plugin in _plugins() for regex in plugin.denylist]
+    return [(kind, regex, needles(regex)) for kind, regex in patterns]
 
 
 def _secret_of(m: re.Match[str]) -> str:
@@ -151,7 +167,7 @@ def _keyed(text: str, key: str | None) -> Iterator[Hit]:
     for line in text.splitlines():
         # (the keyword rules are slow: a line is read by them only if it has a key-like word,
         # and one of the names they look for)
-        folded = _folded(line)
+        folded = fold(line)
         if not any(word in folded for word in _KEYLIKE_WORDS):
             continue
         if names and not any(name in folded for name in names):
@@ -166,17 +182,8 @@ def _keyed(text: str, key: str | None) -> Iterator[Hit]:
 
 def _has_keylike_word(text: str) -> bool:
     """Whether ``_KEYLIKE`` may find a word in ``text`` (whenever it would, this says so)."""
-    folded = _folded(text)
+    folded = fold(text)
     return any(word in folded for word in _KEYLIKE_WORDS)
-
-
-def _folded(text: str) -> str:
-    """``text`` case-folded so that a substring search finds whatever a case-insensitive
-    pattern of ASCII words would (and perhaps more)."""
-    folded = text.casefold()
-    if not folded.isascii():  # (the one letter the regex takes for an ASCII one, folding not)
-        folded = folded.replace("\u0131", "i").replace("\u0307", "")
-    return folded
 
 
 @lru_cache(maxsize=1)
