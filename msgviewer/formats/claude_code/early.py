@@ -25,6 +25,10 @@ _tool_call = builder(ToolCall)
 _tool_call_block = builder(ToolCallBlock)
 _tool_result = builder(ToolResultBlock)
 
+_NONE: dict[str, Any] = {}
+"""The ``extra`` of every block read early (they have none): one empty dict for them all, as
+blocks are values no code changes in place (a dict of 64 bytes less per block, 0.06x the file
+in a long session)."""
 _TEXT = ("type", "text")
 _THINKING = ("type", "thinking", "signature")
 _TOOL_USE = ("type", "id", "name", "input")
@@ -93,7 +97,7 @@ class Preparer:
                 text = raw["text"] if tuple(raw) == _TEXT else None
                 if type(text) is not str:
                     return None
-                blocks.append(_text(text, (), {}))
+                blocks.append(_text(text, (), _NONE))
             elif kind == "tool_result":
                 keys = tuple(raw)
                 this = 0 if keys == _RESULT_ORDERS[0] else 1 if keys == _RESULT_ORDERS[1] else -1
@@ -105,7 +109,7 @@ class Preparer:
                     return None
                 order = this
                 results += 1
-                blocks.append(_tool_result(self.pending.pop(call_id, call_id), text, False, {}))
+                blocks.append(_tool_result(self.pending.pop(call_id, call_id), text, False, _NONE))
             elif kind == "tool_use":
                 if tuple(raw) != _TOOL_USE:
                     return None
@@ -117,9 +121,9 @@ class Preparer:
                 self.pending[call_id] = call_id
                 name = self.names.setdefault(name, name)
                 if calls_out:
-                    calls.append(_tool_call(call_id, name, args, {}))
+                    calls.append(_tool_call(call_id, name, args, _NONE))
                 else:
-                    blocks.append(_tool_call_block(call_id, name, args, {}))
+                    blocks.append(_tool_call_block(call_id, name, args, _NONE))
             elif kind == "thinking":
                 if tuple(raw) != _THINKING:
                     return None
@@ -127,7 +131,7 @@ class Preparer:
                 signature = raw["signature"]
                 if type(text) is not str or type(signature) is not str:
                     return None
-                blocks.append(_reasoning(text, signature, False, None, {}))
+                blocks.append(_reasoning(text, signature, False, None, _NONE))
             else:
                 return None
         return Early(tuple(blocks), tuple(calls), order)

@@ -14,6 +14,7 @@ import pytest
 
 from msgviewer import dumps, load, loads
 from msgviewer.formats import jsonl_file
+from msgviewer.formats.claude_code import early as early_module
 from msgviewer.formats.claude_code.early import Early, Preparer, early_content, restore, wire
 from msgviewer.formats.claude_code.read import OTHER_LINES
 from msgviewer.formats.jsonl_file import parse_jsonl_file
@@ -153,6 +154,7 @@ def test_a_session_of_every_shape_loads_as_its_bytes_read(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert dumps(conv, format="claude-code") == dumps(usual[0], format="claude-code")
+    assert early_module._NONE == {}  # the extra all blocks read early share: still empty
 
 
 def test_an_edited_session_loaded_early_writes_as_the_usual_one(tmp_path: Path) -> None:
