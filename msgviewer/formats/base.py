@@ -128,6 +128,10 @@ class Format:
     """Given the bytes of input that is not JSON text (a zip archive...): is it this format?"""
     read_binary: BinaryReader | None = None
     """Such bytes -> their conversations (formats whose files are not JSON text)."""
+    prepare: Callable[[], Callable[[Any], None]] | None = None
+    """For a stream format: a new function that begins reading each record of a JSONL file as
+    soon as it is parsed (the reader then finds the record as that function left it), so what
+    the reading frees is freed while the rest of the file is parsed into its place."""
     splice_edit: EditSplicer | None = None
     """(file bytes, its conversations as read, as they are now) -> the pieces of the file with
     only the edited messages' records rewritten, found without writing the rest; None when the

@@ -9,7 +9,8 @@ import mmap
 import os
 import re
 import sys
-from collections.abc import Iterator
+from array import array
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
@@ -34,7 +35,9 @@ class Parsed:
 
     value: Any = None
     records: list[Any] | None = None
-    lines: list[int] | None = None
+    lines: Sequence[int] | None = None
+    """The line of each record (an ``array`` of them when parsed here: no number object per
+    line, freed after the read among the objects kept)."""
     file: str | None = None
     owned: bool = False
     """Parsed here from bytes: nobody else holds the values."""
@@ -287,19 +290,24 @@ class Lines:
 
     def __init__(self) -> None:
         self.records: list[Any] = []
-        self.lines: list[int] = []
+        self.lines = array("q")
         self.bad: list[RawLine] = []
         self._previous: dict[str, Any] = {}
         self._kinds: dict[str, str] = {}
 
-    def add(self, pairs: Iterator[tuple[int, Any]]) -> None:
-        """Records and their line numbers (from ``iter_jsonl``), after those added before."""
+    def add(
+        self, pairs: Iterator[tuple[int, Any]], prepare: Callable[[Any], None] | None = None
+    ) -> None:
+        """Records and their line numbers (from ``iter_jsonl``), after those added before;
+        each record given to ``prepare`` once parsed (``Format.prepare``)."""
         records = self.records
         lines = self.lines
         previous = self._previous
         kinds = self._kinds
         for line, record in pairs:
             if type(record) is dict:
+                if prepare is not None:  # (first: the content it reads has no kinds to share)
+                    prepare(record)
                 previous = _share_repeats(record, previous, kinds)
             elif type(record) is RawLine:
                 self.bad.append(record)

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import BinaryIO
+from collections.abc import Callable
+from typing import Any, BinaryIO
 
 from ..core.errors import FormatError
 from .io import Lines, Parsed, is_one_value, iter_jsonl
@@ -26,18 +27,29 @@ PIECE = 1 << 20
 _BOM = b"\xef\xbb\xbf"
 
 
-def parse_jsonl_file(path: str, file: str | None = None) -> Parsed | None:
+Chooser = Callable[[Parsed], "Callable[[Any], None] | None"]
+"""Given the first records (``DETECT_RECORDS`` of them, or all if fewer), what prepares each
+record as it is parsed (``Format.prepare``), or None."""
+
+DETECT_RECORDS = 20
+"""Records enough to tell the format (``registry.detect_parsed`` looks at the first 20)."""
+
+
+def parse_jsonl_file(
+    path: str, file: str | None = None, choose: Chooser | None = None
+) -> Parsed | None:
     """The records of the JSONL file at ``path``, or None when it is not a regular file of
     plain UTF-8 JSONL (or cannot be opened): the caller then reads it whole, which says what
-    is wrong with it."""
+    is wrong with it. ``choose`` is asked once, given the first records, how to prepare each
+    record (those already parsed, then the rest as they are parsed)."""
     try:
         with open(path, "rb") as fh:
-            return _parse(fh, file)
+            return _parse(fh, file, choose)
     except OSError:  # (the whole read meets it again and says what it is)
         return None
 
 
-def _parse(fh: BinaryIO, file: str | None) -> Parsed | None:
+def _parse(fh: BinaryIO, file: str | None, choose: Chooser | None = None) -> Parsed | None:
     """``parse_jsonl_file`` of an open file."""
     if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
         return None  # (a pipe, a device: read whole, within its bound)
@@ -48,6 +60,7 @@ def _parse(fh: BinaryIO, file: str | None) -> Parsed | None:
     # what is read and not parsed yet: whole lines, then the start of the next
     pending = [head[len(_BOM) :] if head.startswith(_BOM) else head]
     before = 0  # lines of the file before the next piece
+    prepare = None
     while True:
         more = fh.read(PIECE)
         rest = b""
@@ -60,7 +73,13 @@ def _parse(fh: BinaryIO, file: str | None) -> Parsed | None:
             rest = more[cut:]
         piece = b"".join(pending)
         pending = [rest]
-        lines.add(iter_jsonl(piece, file, keep_bad=True, lines_before=before))
+        lines.add(iter_jsonl(piece, file, keep_bad=True, lines_before=before), prepare)
+        if choose is not None and (len(lines.records) >= DETECT_RECORDS or not more):
+            prepare = choose(lines.parsed(file))
+            choose = None
+            for record in lines.records if prepare is not None else ():
+                if type(record) is dict:
+                    prepare(record)
         if not more:
             break
         before += piece.count(b"\n")

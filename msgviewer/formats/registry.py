@@ -9,6 +9,7 @@ import os
 import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from functools import partial
 from typing import Any, BinaryIO
 
 import orjson
@@ -375,9 +376,11 @@ def load(
         _fits(path)
         with _collector_paused():
             # JSONL parsed as it is read: never the file's bytes and its records at once
-            parsed = parse_jsonl_file(path, path)
+            chosen: list[str] = []
+            parsed = parse_jsonl_file(path, path, partial(_preparer, format, chosen))
             if parsed is not None:
-                return read_parsed(parsed, get_format(format or detect_parsed(parsed)))
+                name = chosen[0] if chosen else format or detect_parsed(parsed)
+                return read_parsed(parsed, get_format(name))
     data, name = read_buffer(source)
     data = as_utf8(data, name)  # (UTF-16 or UTF-32 text with a byte-order mark)
     with _collector_paused():  # the parse makes as many objects as the build: pause for both
@@ -392,6 +395,23 @@ def load(
         # bytes, the parsed tree and the new objects are never all alive at once.
         del data
         return read_parsed(parsed, get_format(format or detect_parsed(parsed)))
+
+
+def _preparer(format: str | None, chosen: list[str], first: Parsed) -> Any:
+    """What prepares each record of a JSONL file as it is parsed (``Format.prepare``), for the
+    format named or told by the ``first`` records (put in ``chosen``: the prepared records
+    are not those the format was told by); None for a format without one, or none told."""
+    try:
+        name = format or detect_parsed(first)
+        fmt = get_format(name)
+    except FormatError:
+        return None  # (said when the whole file is read)
+    if not (fmt.stream and fmt.read is not None and fmt.prepare is not None):
+        return None
+    if first.bad and not fmt.raw_lines:
+        return None
+    chosen.append(name)
+    return fmt.prepare()
 
 
 def _fits(path: str) -> None:

@@ -18,6 +18,7 @@ content modules.
 
 from ..base import Format
 from .detect import NAME, sniff
+from .early import Preparer
 from .read import OTHER_LINES, SPLIT_LINES, read
 from .write import write
 
@@ -29,6 +30,7 @@ FORMAT = Format(
     write=write,
     stream=True,
     raw_lines=True,
+    prepare=Preparer,
     cannot_carry=(
         "system prompts (written as system note lines), participant names, request fields "
         "(model, tools...), and whatever Anthropic content cannot carry"

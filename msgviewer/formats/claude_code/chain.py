@@ -14,12 +14,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...core.blocks import ToolResultBlock
 from ..base import Context
 from ..io import RawLine
+from .early import Early, early_content
 
 CHAIN_TYPES = frozenset({"user", "assistant", "system"})
 OTHER_TYPES = frozenset({"summary", "file-history-snapshot", "queue-operation"})
 _STR_OR_NONE = (str, type(None))
+_BLOCK_LISTS = (list, tuple, Early)
+"""A message's content of blocks: as parsed, or read as it was parsed (``early``)."""
 
 
 @dataclass(slots=True)
@@ -152,7 +156,7 @@ def _units(indexes: list[int], records: list[Any], sidechain: bool) -> list[Unit
         if rec["type"] == "assistant":  # only they continue a response (scan checked message)
             message = rec["message"]
             mid = message.get("id")
-            if type(mid) is str and type(message.get("content")) is list:
+            if type(mid) is str and type(message.get("content")) in _BLOCK_LISTS:
                 key = (mid, rec.get("requestId"))
                 if key == last_key:
                     units[-1].records.append(j)
@@ -165,6 +169,9 @@ def _units(indexes: list[int], records: list[Any], sidechain: bool) -> list[Unit
 def _answers_tools(rec: dict[str, Any]) -> bool:
     message = rec.get("message")
     content = message.get("content") if isinstance(message, dict) else None
+    early = early_content(content)
+    if early is not None:
+        return rec.get("type") == "user" and any(type(b) is ToolResultBlock for b in early.blocks)
     return (
         rec.get("type") == "user"
         and isinstance(content, list)

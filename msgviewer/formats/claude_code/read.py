@@ -17,6 +17,7 @@ from ..shared.provider import (
 )
 from .chain import CHAIN_TYPES, Layout, Scan, Unit, layout, scan
 from .detect import NAME, WEB_LINES
+from .early import Early, restore
 from .subagents import with_subagents
 
 OTHER_LINES = "otherLines"
@@ -32,6 +33,7 @@ INNER_WRITTEN = frozenset({"id", "role", "content", "usage"})
 # those equal to the line before's: session id, cwd...; these alternate between lines).
 _REPEATED_LINE_FIELDS = ("type",)
 _REPEATED_RESPONSE_FIELDS = ("type", "model")
+_NONE: Any = object()
 
 
 class _Reader:
@@ -39,7 +41,10 @@ class _Reader:
         self.records = records
         self.ctx = ctx
         self.owned = ctx.owned
-        self.counted: set[tuple[Any, Any]] = set()
+        # The responses whose usage is counted: message id -> the request id of its first
+        # line (no tuple per line), and the other (message id, request id) pairs seen.
+        self.counted: dict[str, str | None] = {}
+        self.counted_more: set[tuple[str, str | None]] = set()
         self.shared: dict[str, str] = {}
         self._reader = AnthropicReader(ctx)  # one for all lines: only its record changes
 
@@ -61,16 +66,25 @@ class _Reader:
         if kind != "system":  # (read before the line is taken apart below)
             role = "assistant" if kind == "assistant" else "user"
             if single:
-                reader = self._reader
-                reader.record = indexes[0]
-                content, calls = reader.content(
-                    inner.get("content"), "$.message.content", calls_out=role == "assistant"
-                )
+                raw = inner.get("content")
+                if type(raw) is tuple:  # read as the line was parsed (``early``)
+                    content, calls = raw, ()
+                elif type(raw) is Early:
+                    content, calls = raw.blocks, raw.calls
+                else:
+                    reader = self._reader
+                    reader.record = indexes[0]
+                    content, calls = reader.content(
+                        raw, "$.message.content", calls_out=role == "assistant"
+                    )
                 last = inner
             else:
+                for rec in recs:
+                    restore(rec)
                 content, calls = self._merged_content(unit, recs)
                 last = recs[-1]["message"]
-            response, usage = self._response(last, recs[-1], indexes[-1])
+            msg_id = last.get("id") if role == "assistant" else first.get("uuid")
+            response, usage = self._response(last, recs[-1], indexes[-1], single and self.owned)
         # The line, less what becomes the message, is its metadata: the line itself when it
         # was parsed for this read alone (a copy otherwise, or when split lines need it whole).
         meta = first if single and self.owned else dict(first)
@@ -81,7 +95,6 @@ class _Reader:
             return self._system(meta, inner, artifacts)
         if not single:
             meta[SPLIT_LINES] = _split_lines(recs)
-        msg_id = last.get("id") if role == "assistant" else meta.get("uuid")
         if type(msg_id) is not str:
             msg_id = None
         return _message(
@@ -89,26 +102,44 @@ class _Reader:
         )
 
     def _response(
-        self, last: dict[str, Any], line: dict[str, Any], record: int
+        self, last: dict[str, Any], line: dict[str, Any], record: int, own: bool
     ) -> tuple[dict[str, Any], Usage | None]:
-        """The response fields of a message (its last line's), and its usage if not counted."""
-        shared = self.shared
-        response = {k: v for k, v in last.items() if k not in INNER_WRITTEN}
-        for key in _REPEATED_RESPONSE_FIELDS if response else ():
-            v = response.get(key)
-            if type(v) is str:
-                response[key] = shared.setdefault(v, v)
+        """The response fields of a message (its last line's), and its usage if not counted.
+        ``own``: ``last`` was parsed for this read alone, and becomes the response itself, less
+        the fields the writer sets (no new dict, and no freed one left as a hole)."""
         usage = None
         raw_usage = last.get("usage")
+        counted = False
         if raw_usage is not None:
-            key = (last.get("id"), line.get("requestId"))
-            if type(key[0]) not in STR_OR_NONE or type(key[1]) not in STR_OR_NONE:
-                key = (None, None)  # ids of other types never match another line's
-            if key[0] is not None and key in self.counted:
-                response["usage"] = raw_usage  # copied from a line already counted
-            else:
+            mid, request = last.get("id"), line.get("requestId")
+            if type(mid) is not str or type(request) not in STR_OR_NONE:
+                mid = None  # ids of other types never match another line's
+            first = self.counted.get(mid, _NONE) if mid is not None else _NONE
+            counted = first is not _NONE and (
+                first == request or (mid, request) in self.counted_more
+            )
+            if not counted:
                 usage = read_usage(raw_usage, self.reader(record), "$.message.usage")
-                self.counted.add(key)
+                if first is _NONE:
+                    if mid is not None:
+                        self.counted[mid] = request
+                else:
+                    self.counted_more.add((mid, request))
+        if own:  # (taken apart once nothing can fail: a line that fails stays as it was)
+            response = last
+            for k in INNER_WRITTEN:
+                response.pop(k, None)
+            if not response:
+                response.clear()  # (its table freed: an empty dict holds none)
+        else:
+            response = {k: v for k, v in last.items() if k not in INNER_WRITTEN}
+        shared = self.shared
+        for name in _REPEATED_RESPONSE_FIELDS if response else ():
+            v = response.get(name)
+            if type(v) is str:
+                response[name] = shared.setdefault(v, v)
+        if counted:
+            response["usage"] = raw_usage  # copied from a line already counted
         return response, usage
 
     def _system(self, meta: dict[str, Any], inner: Any, artifacts: tuple[Any, ...]) -> Message:
@@ -204,7 +235,7 @@ def read(records: Any, ctx: Context) -> list[Conversation]:
             if type(rec) is RawLine:  # not JSON: its text, to be written back as it was
                 other.append({"after": anchor, "raw": rec.text})
             else:
-                other.append({"after": anchor, "line": rec})
+                other.append({"after": anchor, "line": restore(rec)})
             next_aside = next(pending, None)
         # the first line of each uuid is the place the lines after it follow (not a repeat)
         if (
