@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, BinaryIO
 
 from ..core.errors import FormatError
@@ -33,6 +35,21 @@ record as it is parsed (``Format.prepare``), or None."""
 
 DETECT_RECORDS = 20
 """Records enough to tell the format (``registry.detect_parsed`` looks at the first 20)."""
+
+
+_reporter: ContextVar[Callable[[int], None] | None] = ContextVar("jsonl_reporter", default=None)
+
+
+@contextmanager
+def reporting(report: Callable[[int], None]) -> Iterator[None]:
+    """Within it, a JSONL file parsed piece by piece in this thread (and context) calls
+    ``report`` with the bytes read so far after each piece is parsed: the progress of a long
+    load."""
+    token = _reporter.set(report)
+    try:
+        yield
+    finally:
+        _reporter.reset(token)
 
 
 def parse_jsonl_file(
@@ -61,6 +78,7 @@ def _parse(fh: BinaryIO, file: str | None, choose: Chooser | None = None) -> Par
     pending = [head[len(_BOM) :] if head.startswith(_BOM) else head]
     before = 0  # lines of the file before the next piece
     prepare = None
+    report = _reporter.get()
     while True:
         more = fh.read(PIECE)
         rest = b""
@@ -80,6 +98,8 @@ def _parse(fh: BinaryIO, file: str | None, choose: Chooser | None = None) -> Par
             for record in lines.records if prepare is not None else ():
                 if type(record) is dict:
                     prepare(record)
+        if report is not None:
+            report(fh.tell())  # (what is parsed: all that is read but a line's start)
         if not more:
             break
         before += piece.count(b"\n")

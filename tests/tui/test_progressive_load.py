@@ -192,3 +192,57 @@ async def test_a_log_too_large_to_read_whole_keeps_its_start_on_screen(
         assert "Only the first" in status and "too large to read whole" in status
         await pilot.press("d")  # only for looking
         assert not screen.has_unsaved()
+
+
+@pytest.fixture
+def small_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole read parses the file a kilobyte at a time, so a small file has pieces."""
+    from msgviewer.formats import jsonl_file
+
+    monkeypatch.setattr(jsonl_file, "PIECE", 1024)
+
+
+def test_the_whole_read_says_how_far_it_has_got(
+    tmp_path: Path, small_steps: None, small_pieces: None
+) -> None:
+    path = _write(tmp_path, "claude-code", n=80)
+    size = path.stat().st_size
+    told: list[tuple[int, int]] = []
+    steps = list(ProgressiveLoad(str(path)).steps(reading=lambda r, s: told.append((r, s))))
+    assert steps[-1].done and len(told) > 3
+    assert {s for _, s in told} == {size}
+    read = [r for r, _ in told]
+    assert read == sorted(read) and read[0] < size // 2 and read[-1] == size
+
+
+async def test_the_status_percent_climbs_while_the_whole_is_read(
+    tmp_path: Path, small_steps: None, small_pieces: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _write(tmp_path, "claude-code", n=80)
+    gate = threading.Event()
+    halfway = threading.Event()
+    whole_read = threading.Event()
+
+    def slowed(read: int, size: int) -> None:
+        if read >= size:
+            whole_read.set()  # (the whole read begins; or its last piece is in)
+        elif whole_read.is_set() and read > size // 2 and not halfway.is_set():
+            halfway.set()  # the whole read is past half the file: wait for the test
+            gate.wait(20)
+
+    monkeypatch.setattr(progressive, "step_hook", slowed)
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.main_screen
+        for _ in range(500):
+            if halfway.is_set() and "%" in str(screen.query_one("#status").render()):
+                break
+            await pilot.pause(0.01)
+        await pilot.pause()
+        status = str(screen.query_one("#status").render())
+        percent = int(status.split("% ·")[0].rsplit(" ", 1)[1])
+        assert screen.loading_more and 50 <= percent < 100, status
+        gate.set()
+        await settle(pilot)
+        assert not screen.loading_more
+        assert "%" not in str(screen.query_one("#status").render())

@@ -24,6 +24,7 @@ import orjson
 
 from ...core.errors import FormatError
 from ...formats import loads
+from ...formats.jsonl_file import reporting
 from .loader import Cancelled, load_session
 from .session import CancelFlag, Session
 
@@ -35,8 +36,12 @@ LAST_SHARE = 16
 """No provisional prefix goes past 1/LAST_SHARE of the file: the whole read follows."""
 
 step_hook: Callable[[int, int], None] | None = None
-"""Called before each step with (bytes about to be read, file size): tests slow the reader
-down through it; None in the app."""
+"""Called before each step with (bytes about to be read, file size), the file's size announcing
+the whole read, then as that read goes on with (bytes read so far, file size): tests slow the
+reader down through it; None in the app."""
+
+Reading = Callable[[int, int], None]
+"""Told (bytes read so far, file size) as the whole read goes on."""
 
 
 class Step:
@@ -92,8 +97,11 @@ class ProgressiveLoad:
         self.format = format
         self.first = first or FIRST_BYTES
 
-    def steps(self, cancel: CancelFlag | None = None) -> Iterator[Step]:
-        """Provisional steps over growing prefixes, then the final step (``done``)."""
+    def steps(
+        self, cancel: CancelFlag | None = None, reading: Reading | None = None
+    ) -> Iterator[Step]:
+        """Provisional steps over growing prefixes, then the final step (``done``); the
+        whole read that makes it tells ``reading`` how far it has got, piece by piece."""
         size = os.path.getsize(self.path)
         fmt = self.format
         want = self.first
@@ -125,5 +133,13 @@ class ProgressiveLoad:
                 want *= GROWTH
         if step_hook is not None:
             step_hook(size, size)
-        session = load_session([self.path], format=self.format, cancel=cancel)
+
+        def read_so_far(read: int) -> None:
+            if reading is not None:
+                reading(read, size)
+            if step_hook is not None:
+                step_hook(read, size)
+
+        with reporting(read_so_far):
+            session = load_session([self.path], format=self.format, cancel=cancel)
         yield Step(session, size, size, done=True)

@@ -45,6 +45,8 @@ class LoadingScreen(EditingScreen):
     _analysis_due: bool
     _progress: str
     prices: dict[str, Any] | None
+    _read_percent: int = 0
+    """How far into the file the status last said a progressive load was."""
 
     # -- loading ------------------------------------------------------------------------------
 
@@ -67,6 +69,7 @@ class LoadingScreen(EditingScreen):
     @work(thread=True, exclusive=True, group="load")
     def _load(self) -> None:
         cancel = WorkerCancelled(get_current_worker())
+        self._read_percent = 0
 
         def progress(text: str) -> None:
             self.app.call_from_thread(self._set_progress, text)
@@ -78,7 +81,7 @@ class LoadingScreen(EditingScreen):
         try:
             path = progressive(self.paths)  # (a regular file only: its reads never block)
             if path is not None:  # a long log: its first screen while the rest is read
-                for step in ProgressiveLoad(path, self.format).steps(cancel):
+                for step in ProgressiveLoad(path, self.format).steps(cancel, self._reading):
                     self.app.call_from_thread(self._stepped, step)
                     shown = True
                 return
@@ -98,6 +101,24 @@ class LoadingScreen(EditingScreen):
             self.app.call_from_thread(self._failed, f"{type(exc).__name__}: {exc}")
             return
         self.app.call_from_thread(self._loaded, session)
+
+    def _reading(self, read: int, size: int) -> None:
+        """The whole read of a progressive load got further (in the worker's thread): say so
+        once it passes the percent shown (the start it re-reads was shown already)."""
+        percent = min(99, read * 100 // size) if size else 99
+        if percent > self._read_percent:
+            self._read_percent = percent
+            self.app.call_from_thread(self._show_reading, percent)
+
+    def _show_reading(self, percent: int) -> None:
+        if self.loading_more and self.session is not None:
+            self._set_progress(self._reading_text(self.session, percent))
+
+    @staticmethod
+    def _reading_text(session: Session, percent: int) -> str:
+        name = os.path.basename(session.path or "")
+        count = fmt.plural(session.message_count, "message")
+        return f"Reading {name}: {percent}% · {count} so far, more coming…"
 
     def action_interrupt(self) -> None:
         """Ctrl+C: while the files are still being read, quit (nothing can be lost yet, and a
@@ -177,11 +198,8 @@ class LoadingScreen(EditingScreen):
                 self.follow_on_load = False
                 self.action_follow()
         else:
-            import os
-
-            name = os.path.basename(step.session.path or "")
-            count = fmt.plural(step.session.message_count, "message")
-            self._set_progress(f"Reading {name}: {step.percent}% · {count} so far, more coming…")
+            self._read_percent = step.percent
+            self._set_progress(self._reading_text(step.session, step.percent))
         if self.query_text:  # a search made meanwhile: its hits in what is read now
             self._run_search(self.query_text, jump=False)
 
