@@ -43,13 +43,20 @@ def _gb(n: float) -> str:
     return f"{n / 1e9:.1f} GB"
 
 
-def check_fits(name: str, size: int, available: int | None = None) -> None:
-    """Raise ``TooLargeError`` if reading ``size`` bytes whole would need more memory than is
-    free (``available``: measured now if not given)."""
+ONE_BY_ONE_FACTOR = 1.25
+"""Memory over the file's size that ``iter_load`` needs for a file it reads one conversation at
+a time: the file's bytes, and the conversation asked for."""
+
+
+def check_fits(
+    name: str, size: int, available: int | None = None, factor: float = PEAK_FACTOR
+) -> None:
+    """Raise ``TooLargeError`` if reading ``size`` bytes would need more memory than is free
+    (``available``: measured now if not given); ``factor`` times the size is the need."""
     if os.environ.get(SKIP_ENV) or size < CHECK_FROM:
         return
     free = available_memory() if available is None else available
-    need = int(size * PEAK_FACTOR)
+    need = int(size * factor)
     if free is None or need <= free:
         return
     raise TooLargeError(

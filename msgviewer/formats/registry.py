@@ -414,37 +414,51 @@ def _preparer(format: str | None, chosen: list[str], first: Parsed) -> Any:
     return fmt.prepare()
 
 
-def _fits(path: str) -> None:
-    from .memory import check_fits
+def _fits(path: str, factor: float | None = None) -> None:
+    """Raise ``TooLargeError`` for a file whose read needs more memory than is free
+    (``factor`` times its size: ``memory.PEAK_FACTOR`` when not given)."""
+    from .memory import PEAK_FACTOR, check_fits
 
     try:
         size = os.stat(path).st_size
     except OSError:
         return  # (reading says what is wrong)
-    check_fits(path, size)
+    check_fits(path, size, factor=factor or PEAK_FACTOR)
 
 
 def iter_load(
     source: str | os.PathLike[str], *, format: str | None = None
 ) -> Iterator[Conversation]:
     """Conversations of a file one at a time: a JSONL file of many conversations is parsed
-    line by line as they are asked for, never all up front."""
+    line by line as they are asked for, never all up front. Raises ``TooLargeError`` for a
+    file that needs more memory than is free, before reading what it needs."""
+    from .memory import ONE_BY_ONE_FACTOR, PEAK_FACTOR
+
+    path = os.fspath(source)
+    if path != "-":
+        _fits(path, ONE_BY_ONE_FACTOR)
     data, name = read_bytes(source)
+
+    def whole() -> Iterator[Conversation]:
+        if path != "-":  # (its bytes are in memory already: the rest of a whole read's peak)
+            _fits(path, PEAK_FACTOR - 1)
+        return iter(_loads(data, format, name))
+
     data = as_utf8(data, name)
     stripped = data.lstrip()
     first_nl = stripped.find(b"\n")
     if first_nl == -1 or not stripped[:first_nl].strip().startswith(b"{"):
-        yield from _loads(data, format, name)
+        yield from whole()
         return
     try:
         first = next(iter_jsonl(stripped[: first_nl + 1], name))[1]
     except (FormatError, StopIteration):
-        yield from _loads(data, format, name)
+        yield from whole()
         return
     fmt_name = format or _sniff(first)
     fmt = get_format(fmt_name) if fmt_name else None
     if fmt is None or fmt.stream or fmt.read is None:
-        yield from _loads(data, format, name)
+        yield from whole()
         return
     for line, record in iter_jsonl(data, name):
         yield from _located(fmt.read, record, Context(file=name, line=line))

@@ -43,3 +43,23 @@ def test_load_asks_before_reading(monkeypatch: pytest.MonkeyPatch) -> None:
         load(SAMPLE)
     monkeypatch.setattr(memory, "available_memory", lambda: 1 << 40)
     assert load(SAMPLE)
+
+
+def test_iter_load_asks_for_what_it_holds(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """One conversation at a time needs the file's bytes and a little more; a file read whole
+    needs a whole read's peak."""
+    from msgviewer.formats import dumps, iter_load, loads
+
+    convs = loads(SAMPLE.read_bytes())
+    lines = tmp_path / "many.jsonl"
+    lines.write_bytes(dumps(convs * 3, format="msgviewer"))
+    size = lines.stat().st_size
+    monkeypatch.setattr(memory, "CHECK_FROM", 0)
+    monkeypatch.setattr(memory, "available_memory", lambda: int(size * 1.5))
+    assert len(list(iter_load(lines))) == 3  # one at a time: it fits
+    monkeypatch.setattr(memory, "available_memory", lambda: size)
+    with pytest.raises(TooLargeError, match=r"many\.jsonl: too large"):
+        next(iter_load(lines))
+    monkeypatch.setattr(memory, "available_memory", lambda: int(SAMPLE.stat().st_size * 1.5))
+    with pytest.raises(TooLargeError, match=r"openai-chat-agent\.json: too large"):
+        next(iter_load(SAMPLE))  # one document: read whole
