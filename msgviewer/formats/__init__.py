@@ -10,17 +10,8 @@ from importlib import import_module
 
 from ..core.errors import FormatError, MsgviewerError
 from .base import Context, Conversation, Format, FormatWarning, LossyConversionWarning
-from .registry import (
-    FORMATS,
-    all_formats,
-    detect,
-    get_format,
-    iter_load,
-    load,
-    loads,
-    register,
-    register_lazy,
-)
+from .loading import iter_load, load, loads
+from .registry import FORMATS, all_formats, detect, get_format, register, register_lazy
 from .writing import dump, dumps, lossy_warnings
 
 # (name, module, detection rank): lower ranks are tried first, so the strictest detectors come

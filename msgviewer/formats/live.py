@@ -22,7 +22,7 @@ import orjson
 from ..core.errors import MsgviewerError
 from ..core.message import Message
 from .base import Conversation
-from .registry import loads
+from .loading import loads
 from .writing import dumps
 
 # SDK model classes, by the top of their module's name, and the format their dicts are in.

@@ -52,14 +52,14 @@ def test_a_large_file_is_read_not_mapped(tmp_path: Path) -> None:
 
 _TRUNCATE_AFTER_OPENING = """
 import os, sys
-import msgviewer.formats.registry as registry
-read = registry.read_buffer
+import msgviewer.formats.loading as loading
+read = loading.read_buffer
 def read_then_truncate(source):
     data, name = read(source)
     os.truncate(source, 0)  # shrunk by someone else between opening and parsing
     return data, name
-registry.read_buffer = read_then_truncate
-print(len(registry.load(sys.argv[1])[0].messages))
+loading.read_buffer = read_then_truncate
+print(len(loading.load(sys.argv[1])[0].messages))
 """
 
 

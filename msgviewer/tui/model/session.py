@@ -315,7 +315,7 @@ def keep_out_of_collections(freeze_count: int | None = None) -> None:
     every few key presses, and at 100k each took 120 ms against 25 ms at 1k, so a key cost
     more the longer the file. Frozen objects are still freed by reference counting when
     dropped (nothing in an analysis forms a cycle); the reader freezes the parsed messages
-    the same way (formats/registry.py).
+    the same way (formats/loading.py).
 
     Freezing takes whatever else lives then too, and what of it later dies in cycles (the
     widgets of the detail pane shown then, some thousands of objects) is never collected. So

@@ -18,7 +18,7 @@ from msgviewer.formats.claude_code import early as early_module
 from msgviewer.formats.claude_code.early import Early, Preparer, early_content, restore, wire
 from msgviewer.formats.claude_code.read import OTHER_LINES
 from msgviewer.formats.jsonl_file import parse_jsonl_file
-from msgviewer.formats.registry import _preparer
+from msgviewer.formats.loading import _preparer
 
 CORPUS = Path(__file__).resolve().parents[4] / "shared" / "corpus" / "claude-code"
 SAMPLES = Path(__file__).resolve().parents[3] / "msgviewer" / "samples"

@@ -19,7 +19,7 @@ from msgviewer import Conversation, Message, dumps, load, loads
 from msgviewer.core import serialize
 from msgviewer.core.errors import MsgviewerError
 from msgviewer.core.serialize import to_dict
-from msgviewer.formats import registry
+from msgviewer.formats import loading, registry
 from msgviewer.formats.base import Format
 from msgviewer.formats.native import typed
 
@@ -40,9 +40,9 @@ def _usual(data: Any, format: str | None = None) -> Any:
     """What the usual way gives: orjson's parse (or its error), detection, the reader."""
 
     def usual() -> Any:
-        parsed = registry._as_parsed(data, None)
+        parsed = registry.as_parsed(data, None)
         name = format or registry.detect_parsed(parsed)
-        return registry.read_parsed(parsed, registry.get_format(name))
+        return loading.read_parsed(parsed, registry.get_format(name))
 
     return _outcome(usual)
 

@@ -305,12 +305,12 @@ def test_deep_nesting_is_reported_by_the_usual_way() -> None:
 
 def _usual_outcome(data: Any, format: str | None = None) -> Any:
     """What the usual way gives: orjson's parse (or its error), detection, the readers."""
-    from msgviewer.formats import registry
+    from msgviewer.formats import loading, registry
 
     def usual() -> Any:
-        parsed = registry._as_parsed(data, None)
+        parsed = registry.as_parsed(data, None)
         name = format or registry.detect_parsed(parsed)
-        return registry.read_parsed(parsed, registry.get_format(name))
+        return loading.read_parsed(parsed, registry.get_format(name))
 
     return _outcome(usual)
 
