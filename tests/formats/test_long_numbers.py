@@ -1,0 +1,70 @@
+"""``has_long_numbers`` (whether a text may hold an integer past 64 bits) looks at one byte in
+four; it must say what a search of every byte says, wherever the run of digits falls."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from msgviewer.formats import io
+from msgviewer.formats.io import has_long_numbers
+
+_RUN = re.compile(rb"[0-9]{19}")
+
+
+def _truth(data: bytes) -> bool:
+    return _RUN.search(data) is not None
+
+
+@pytest.fixture
+def small_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pieces of 64 bytes, so that runs fall across their edges."""
+    monkeypatch.setattr(io, "_SCAN_PIECE", 64)
+
+
+# Texts of digits and the bytes around numbers in JSON, long enough for the sampled search.
+_texts = st.lists(
+    st.one_of(
+        st.text("0123456789", min_size=1, max_size=40),
+        st.sampled_from(['"', ",", ":", ".", "-", " ", "e", "T", "\n", "{", "]"]),
+    ),
+    min_size=1,
+    max_size=400,
+).map(lambda parts: "".join(parts).encode())
+
+
+@settings(max_examples=400, deadline=None)
+@given(texts=_texts, pad=st.integers(0, 5000))
+def test_the_sampled_search_finds_what_a_whole_search_finds(texts: bytes, pad: int) -> None:
+    data = b" " * pad + texts + b" " * 4096
+    assert has_long_numbers(data) is _truth(data)
+    assert has_long_numbers(memoryview(data)) is _truth(data)
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts=_texts, pad=st.integers(0, 200))
+def test_runs_across_the_pieces_edges_are_found(texts: bytes, pad: int) -> None:
+    io._SCAN_PIECE, before = 64, io._SCAN_PIECE
+    try:
+        data = b"x" * pad + texts + b"y" * 4096
+        assert has_long_numbers(data) is _truth(data)
+    finally:
+        io._SCAN_PIECE = before
+
+
+@pytest.mark.parametrize("at", range(0, 64))
+def test_a_run_of_19_digits_is_found_at_every_offset(at: int, small_pieces: None) -> None:
+    data = bytearray(b" " * 5000)
+    data[1000 + at : 1000 + at + 19] = b"1234567890123456789"
+    assert has_long_numbers(bytes(data))
+    data[1000 + at + 18] = ord(" ")  # 18 digits: not long
+    assert not has_long_numbers(bytes(data))
+
+
+def test_many_near_misses_still_give_the_right_answer() -> None:
+    near = b"[" + b",".join(b"123456789012345678" for _ in range(5000)) + b"]"
+    assert not has_long_numbers(near)
+    assert has_long_numbers(near[:-1] + b",1234567890123456789]")
