@@ -3,10 +3,11 @@
 ``read_turns`` builds messages straight from the turns that make up nearly every large
 dataset: exactly ``from``/``value`` (or ``role``/``content``) with the writer's own tag for
 the style and a string value. A ``function_call`` turn is taken when its value is the JSON
-text the writer itself would give (one ``{"name", "arguments"}`` object, or a list of them,
-arguments an object); an observation whatever its text. Any other turn, or anything unusual
-in those, goes to the careful reader (``read._Turns.turn``), which also gives every warning
-and error; the two give equal messages for the turns taken here.
+text the writer itself would give (one ``{"name", "arguments"}`` object or a list of them,
+arguments an object, each maybe with its ``id`` first); an observation whatever its text.
+Any other turn, or anything unusual in those, goes to the careful reader
+(``read._Turns.turn``), which also gives every warning and error; the two give equal
+messages for the turns taken here.
 """
 
 from __future__ import annotations
@@ -41,6 +42,11 @@ _SHAPES = {
     ("from", "value"): ("from", "value", _kinds("from")),
     ("role", "content"): ("role", "content", _kinds("role")),
 }
+
+# The keys of a call as the writer gives them: without an id ShareGPT has none, so one is
+# made up (``synthetic_id``); a file's own id comes first
+_NAME_ARGS = ("name", "arguments")
+_ID_NAME_ARGS = ("id", "name", "arguments")
 
 Pending = deque[tuple[str | None, str | None]]
 """(id, name) of the calls not yet answered, oldest first (the careful reader's too)."""
@@ -93,13 +99,19 @@ def _call_turn(value: str, t: int) -> Message | None:
     items = parsed if listed else [parsed]
     calls = []
     for k, item in enumerate(items):
-        if type(item) is not dict or tuple(item) != ("name", "arguments"):
+        keys = tuple(item) if type(item) is dict else None
+        if keys == _NAME_ARGS:
+            call_id: Any = f"sharegpt_{t}_{k}"
+            extra: dict[str, Any] = {"synthetic_id": True}
+        elif keys == _ID_NAME_ARGS and type(call_id := item["id"]) is str:
+            extra = {}
+        else:
             return None
         name = item["name"]
         args = item["arguments"]
         if type(name) is not str or type(args) is not dict:
             return None
-        calls.append(_call(f"sharegpt_{t}_{k}", name, args, {"synthetic_id": True}))
+        calls.append(_call(call_id, name, args, extra))
     # Written back from the calls, the value must come out as it is: then the standard
     # library reads it as orjson did, and the careful reader keeps no copy of the text
     if not calls or _as_written(parsed) != value:
