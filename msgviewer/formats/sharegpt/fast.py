@@ -72,8 +72,12 @@ def read_turns(turns: list[Any], pending: Pending, out: list[Message], careful: 
             kind = kinds.get(tag) if type(tag) is str else None
             if kind is not None and type(value) is str:
                 if kind == "tool":
-                    following = turns[t + 1] if t < last else None
-                    out.extend(_results(value, pending, following))
+                    if len(pending) < 2 or value[:1] != "[":  # (not a parallel call's results)
+                        call_id, name = pending.popleft() if pending else (None, None)
+                        append(_tool(value, call_id, name, {}))
+                    else:
+                        following = turns[t + 1] if t < last else None
+                        out.extend(_results(value, pending, following))
                     continue
                 if kind != "call":
                     pending.clear()

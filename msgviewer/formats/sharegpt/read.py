@@ -41,8 +41,10 @@ def _read_record(
 ) -> Conversation:
     if not isinstance(record, dict):
         raise ctx.error("a ShareGPT record must be an object", path)
-    key = next((k for k in TURN_KEYS if k in record), None)
-    if key is None:
+    for key in TURN_KEYS:  # (a loop, not a generator: a record of a few turns feels the cost)
+        if key in record:
+            break
+    else:
         raise ctx.error('a ShareGPT record needs a "conversations" array', path)
     turns = record[key]
     if not isinstance(turns, list):
