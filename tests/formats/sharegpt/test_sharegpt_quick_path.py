@@ -21,6 +21,7 @@ from msgviewer.formats import Conversation, LossyConversionWarning, dumps, loads
 from msgviewer.formats.base import Context
 from msgviewer.formats.io import parse
 from msgviewer.formats.sharegpt import fast
+from msgviewer.formats.sharegpt.calls import split_parallel
 from msgviewer.formats.sharegpt.read import read
 
 CORPUS = Path("/work/shared/corpus/sharegpt")
@@ -257,3 +258,14 @@ def test_each_observation_reads_the_same(value: str, then: str | None) -> None:
     if then is not None:
         turns.append(_turn(then, "more", "from"))
     _assert_same_as_careful({"conversations": turns})
+
+
+@pytest.mark.parametrize("value", _RESULT_VALUES)
+def test_parallel_results_are_read_as_the_standard_library_reads_them(value: str) -> None:
+    # (shared by both readers, so the comparisons above cannot see a change here)
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        parsed = None
+    ok = isinstance(parsed, list) and len(parsed) == 2 and all(isinstance(p, str) for p in parsed)
+    assert split_parallel(value, 2, None) == (parsed if ok else None)
