@@ -161,11 +161,21 @@ def split_parallel(value: Any, pending: int, following: Any) -> list[str] | None
 def _loads_as_stdlib(text: str) -> Any:
     """``json.loads``, by orjson where it can: where orjson reads the text at all, it gives the
     same list of strings; what it refuses (lone surrogates, NaN...) goes to the standard
-    library."""
+    library, and so does a text that may nest deep enough for the standard library to raise
+    ``RecursionError`` (which orjson would not)."""
+    if text.count("[") + text.count("{") > MANY_BRACKETS:
+        return json.loads(text)
     try:
         return orjson.loads(text)
     except orjson.JSONDecodeError:
         return json.loads(text)
+
+
+MANY_BRACKETS = 256
+"""More brackets than this in a JSON text inside a turn: read by the standard library, as
+the careful reader does. Nesting near a thousand deep makes its parser raise
+``RecursionError`` where orjson copes; the count bounds the depth (a bracket inside a string
+counts too: a few more texts the slow way)."""
 
 
 _MARKERS = frozenset({"synthetic_id", "arguments_json"})

@@ -21,7 +21,7 @@ import orjson
 
 from ...core._frozen import builder
 from ...core.message import Message, ToolCall
-from .calls import DEFAULT_TAGS, split_parallel
+from .calls import DEFAULT_TAGS, MANY_BRACKETS, split_parallel
 
 _message = builder(Message)  # roles and content below are already canonical
 _call = builder(ToolCall)
@@ -95,6 +95,8 @@ def read_turns(turns: list[Any], pending: Pending, out: list[Message], careful: 
 def _call_turn(value: str, t: int) -> Message | None:
     """The assistant message of function_call turn ``t``; None unless ``value`` is just what
     the writer would give for its calls."""
+    if value.count("{") + value.count("[") > MANY_BRACKETS:
+        return None  # (maybe nested deep enough that the careful reader's parse gives up)
     try:
         parsed = orjson.loads(value)
     except _JSONDecodeError:

@@ -39,6 +39,8 @@ def _outcome(value: Any, *, quick: bool) -> tuple[Any, list[str]]:
             result: Any = read(value, Context(file="f.json", line=7), quick=quick)
         except FormatError as exc:
             result = ("error", exc.what, exc.file, exc.line, exc.path)
+        except RecursionError:
+            result = ("RecursionError",)  # (arguments nested near a thousand deep)
     return result, [str(w.message) for w in caught]
 
 
@@ -132,6 +134,12 @@ def test_corpus_files_read_the_same(path: Path) -> None:
 
 # -- single turns off their shape ------------------------------------------------------------
 
+
+def _nested_call(depth: int) -> str:
+    """A call whose arguments nest ``depth`` objects deep."""
+    return '{"name": "run", "arguments": ' + '{"a": ' * depth + "1" + "}" * depth + "}"
+
+
 _CALL = {"name": "run", "arguments": {"path": "a.py", "limit": 3}}
 _CALL_VALUES = [
     json.dumps(_CALL),
@@ -160,6 +168,8 @@ _CALL_VALUES = [
     "null",
     "not json",
     "",
+    _nested_call(100),
+    _nested_call(300),
 ]
 _RESULT_VALUES = [
     "done",
@@ -260,12 +270,28 @@ def test_each_observation_reads_the_same(value: str, then: str | None) -> None:
     _assert_same_as_careful({"conversations": turns})
 
 
-@pytest.mark.parametrize("value", _RESULT_VALUES)
+@pytest.mark.parametrize("value", [*_RESULT_VALUES, "[" * 1000 + "]" * 1000])
 def test_parallel_results_are_read_as_the_standard_library_reads_them(value: str) -> None:
     # (shared by both readers, so the comparisons above cannot see a change here)
     try:
         parsed = json.loads(value)
     except ValueError:
         parsed = None
+    except RecursionError:  # (the reader's error says where the value nests too deep)
+        with pytest.raises(RecursionError):
+            split_parallel(value, 2, None)
+        return
     ok = isinstance(parsed, list) and len(parsed) == 2 and all(isinstance(p, str) for p in parsed)
     assert split_parallel(value, 2, None) == (parsed if ok else None)
+
+
+def test_arguments_nested_too_deep_for_the_careful_reader_read_the_same() -> None:
+    # The depth at which the standard library's parser gives up depends on the stack below
+    # the reader: found here, and the quick reader must give up with it
+    def record(depth: int) -> dict[str, Any]:
+        return {"conversations": [_turn("function_call", _nested_call(depth), "from")]}
+
+    depths = range(200, 1100, 10)
+    deepest = next(d for d in depths if _outcome(record(d), quick=False)[0] == ("RecursionError",))
+    for depth in (deepest - 10, deepest):
+        _assert_same_as_careful(record(depth))
