@@ -1,10 +1,13 @@
-"""ShareGPT role tags and the JSON text of ``function_call`` turns, for reading and writing."""
+"""ShareGPT role tags, the JSON text of ``function_call`` turns (for reading and writing) and
+of observations answering parallel calls (for reading)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
 from typing import Any
+
+import orjson
 
 from ...core.blocks import ToolCallBlock
 from ...core.message import InvalidToolCall, ToolCall
@@ -134,6 +137,45 @@ def same_calls(raw: str, calls: Sequence[ToolCall], invalid: Sequence[InvalidToo
     return [(c.name, c.args) for c in parsed] == [(c.name, c.args) for c in calls] and [
         (b.name, b.args) for b in bad
     ] == [(b.name, b.args) for b in invalid]
+
+
+def split_parallel(value: Any, pending: int, following: Any) -> list[str] | None:
+    """The results of a parallel call written as one observation holding a JSON array
+    (``following``: the next turn, None at the end)."""
+    if pending < 2 or not isinstance(value, str) or not value.startswith("["):
+        return None
+    if (
+        isinstance(following, dict)
+        and ROLE_OF_TAG.get(str(following.get("from", following.get("role"))).lower()) == "tool"
+    ):
+        return None  # the results come one observation each
+    try:
+        parts = _loads_as_stdlib(value)
+    except ValueError:
+        return None
+    if isinstance(parts, list) and len(parts) == pending and all(isinstance(p, str) for p in parts):
+        return parts
+    return None
+
+
+def _loads_as_stdlib(text: str) -> Any:
+    """``json.loads``, by orjson where it can: where orjson reads the text at all, it gives the
+    same list of strings; what it refuses (lone surrogates, NaN...) goes to the standard
+    library, and so does a text that may nest deep enough for the standard library to raise
+    ``RecursionError`` (which orjson would not)."""
+    if text.count("[") + text.count("{") > MANY_BRACKETS:
+        return json.loads(text)
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+
+
+MANY_BRACKETS = 256
+"""More brackets than this in a JSON text inside a turn: read by the standard library, as
+the careful reader does. Nesting near a thousand deep makes its parser raise
+``RecursionError`` where orjson copes; the count bounds the depth (a bracket inside a string
+counts too: a few more texts the slow way)."""
 
 
 _MARKERS = frozenset({"synthetic_id", "arguments_json"})

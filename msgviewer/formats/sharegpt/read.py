@@ -11,22 +11,40 @@ from typing import Any
 from ...core.blocks import UnknownBlock
 from ...core.message import Message
 from ..base import Context, Conversation
-from .calls import DEFAULT_TAGS, FORMAT_NAME, ROLE_OF_TAG, format_calls, parse_calls
+from .calls import (
+    DEFAULT_TAGS,
+    FORMAT_NAME,
+    ROLE_OF_TAG,
+    format_calls,
+    parse_calls,
+    split_parallel,
+)
 from .detect import TURN_KEYS
+from .fast import read_turns
 
 
-def read(value: Any, ctx: Context) -> list[Conversation]:
-    """One conversation per record: a single record, or a JSON array of records."""
+def read(value: Any, ctx: Context, *, quick: bool = True) -> list[Conversation]:
+    """One conversation per record: a single record, or a JSON array of records.
+
+    ``quick``: turns of the common shapes are built the quick way (``fast``); without it
+    every turn is read the careful way, which gives the same conversations.
+    """
     if isinstance(value, list):
-        return [_read_record(r, f"$[{k}]", ctx, in_array=True) for k, r in enumerate(value)]
-    return [_read_record(value, "$", ctx, in_array=False)]
+        return [
+            _read_record(r, f"$[{k}]", ctx, in_array=True, quick=quick) for k, r in enumerate(value)
+        ]
+    return [_read_record(value, "$", ctx, in_array=False, quick=quick)]
 
 
-def _read_record(record: Any, path: str, ctx: Context, *, in_array: bool) -> Conversation:
+def _read_record(
+    record: Any, path: str, ctx: Context, *, in_array: bool, quick: bool
+) -> Conversation:
     if not isinstance(record, dict):
         raise ctx.error("a ShareGPT record must be an object", path)
-    key = next((k for k in TURN_KEYS if k in record), None)
-    if key is None:
+    for key in TURN_KEYS:  # (a loop, not a generator: a record of a few turns feels the cost)
+        if key in record:
+            break
+    else:
         raise ctx.error('a ShareGPT record needs a "conversations" array', path)
     turns = record[key]
     if not isinstance(turns, list):
@@ -53,7 +71,7 @@ def _read_record(record: Any, path: str, ctx: Context, *, in_array: bool) -> Con
             metadata["tools"] = parsed
             if json.dumps(parsed, ensure_ascii=False) != tools:
                 layout["tools_json"] = tools
-    _Turns(ctx, f"{path}.{key}", layout).read(turns, messages)
+    _Turns(ctx, f"{path}.{key}", layout).read(turns, messages, quick=quick)
     if layout:
         metadata[FORMAT_NAME] = layout
     title = record.get("id")
@@ -72,37 +90,41 @@ class _Turns:
         self.ctx = ctx
         self.path = path
         self.layout = layout
-        # (id, name) of unanswered calls: a deque, as each result takes the first
+        # (id, name) of unanswered calls: a deque, as each result takes the first (one deque
+        # for the record, shared with the quick reader)
         self.pending: deque[tuple[str | None, str | None]] = deque()
 
-    def read(self, turns: list[Any], out: list[Message]) -> None:
-        style = None
-        for t, turn in enumerate(turns):
-            sub = f"{self.path}[{t}]"
-            if not isinstance(turn, dict):
-                raise self.ctx.error("a turn must be an object", sub)
-            role_key, content_key = ("from", "value") if "from" in turn else ("role", "content")
-            if style is None:
-                style = role_key
-                if style == "role":
-                    self.layout["style"] = "role"
-            tag = turn.get(role_key)
-            kind = ROLE_OF_TAG.get(tag.lower()) if isinstance(tag, str) else None
-            if kind is None:
-                raise self.ctx.error(f"unknown role {tag!r} in a turn", f"{sub}.{role_key}")
-            metadata = {k: v for k, v in turn.items() if k not in (role_key, content_key)}
-            if tag != DEFAULT_TAGS[role_key][kind]:
-                metadata[role_key] = tag
-            value = turn.get(content_key)
-            if kind == "call":
-                out.append(self.calls(value, t, f"{sub}.{content_key}", metadata))
-            elif kind == "tool":
-                out.extend(self.results(value, f"{sub}.{content_key}", metadata, turns, t))
-            else:
-                self.pending = deque()
-                out.append(
-                    Message(kind, self.text(value, f"{sub}.{content_key}"), metadata=metadata)
-                )
+    def read(self, turns: list[Any], out: list[Message], *, quick: bool = True) -> None:
+        first = turns[0] if turns else None
+        if isinstance(first, dict) and "from" not in first:
+            self.layout["style"] = "role"  # (the first turn's keys say the record's style)
+        if quick:
+            read_turns(turns, self.pending, out, self.turn)
+        else:
+            for t, turn in enumerate(turns):
+                self.turn(t, turn, turns, out)
+
+    def turn(self, t: int, turn: Any, turns: list[Any], out: list[Message]) -> None:
+        """Turn ``t`` (``turns[t]``) as messages added to ``out``."""
+        sub = f"{self.path}[{t}]"
+        if not isinstance(turn, dict):
+            raise self.ctx.error("a turn must be an object", sub)
+        role_key, content_key = ("from", "value") if "from" in turn else ("role", "content")
+        tag = turn.get(role_key)
+        kind = ROLE_OF_TAG.get(tag.lower()) if isinstance(tag, str) else None
+        if kind is None:
+            raise self.ctx.error(f"unknown role {tag!r} in a turn", f"{sub}.{role_key}")
+        metadata = {k: v for k, v in turn.items() if k not in (role_key, content_key)}
+        if tag != DEFAULT_TAGS[role_key][kind]:
+            metadata[role_key] = tag
+        value = turn.get(content_key)
+        if kind == "call":
+            out.append(self.calls(value, t, f"{sub}.{content_key}", metadata))
+        elif kind == "tool":
+            out.extend(self.results(value, f"{sub}.{content_key}", metadata, turns, t))
+        else:
+            self.pending.clear()
+            out.append(Message(kind, self.text(value, f"{sub}.{content_key}"), metadata=metadata))
 
     def text(self, value: Any, path: str) -> str | tuple[UnknownBlock, ...]:
         if isinstance(value, str):
@@ -127,7 +149,8 @@ class _Turns:
                 metadata["value_type"] = "object"  # written back as JSON, not as JSON text
             elif invalid or format_calls(calls, list_form=listed) != value:
                 metadata["value"] = value  # its exact text, for an exact round trip
-        self.pending = deque((c.id, c.name) for c in [*(calls or ()), *invalid])
+        self.pending.clear()
+        self.pending.extend((c.id, c.name) for c in [*(calls or ()), *invalid])
         return Message(
             "assistant",
             "",
@@ -139,7 +162,8 @@ class _Turns:
     def results(
         self, value: Any, path: str, metadata: dict[str, Any], turns: list[Any], t: int
     ) -> list[Message]:
-        parts = _split_parallel(value, len(self.pending), turns, t)
+        following = turns[t + 1] if t + 1 < len(turns) else None
+        parts = split_parallel(value, len(self.pending), following)
         if parts is not None:
             out = []
             for k, part in enumerate(parts):
@@ -151,25 +175,6 @@ class _Turns:
         return [
             Message.tool(self.text(value, path), tool_call_id=call_id, name=name, metadata=metadata)
         ]
-
-
-def _split_parallel(value: Any, pending: int, turns: list[Any], t: int) -> list[str] | None:
-    """The results of a parallel call written as one observation holding a JSON array."""
-    if pending < 2 or not isinstance(value, str) or not value.startswith("["):
-        return None
-    following = turns[t + 1] if t + 1 < len(turns) else None
-    if (
-        isinstance(following, dict)
-        and ROLE_OF_TAG.get(str(following.get("from", following.get("role"))).lower()) == "tool"
-    ):
-        return None  # the results come one observation each
-    try:
-        parts = json.loads(value)
-    except ValueError:
-        return None
-    if isinstance(parts, list) and len(parts) == pending and all(isinstance(p, str) for p in parts):
-        return parts
-    return None
 
 
 # -- writing ------------------------------------------------------------------------------
