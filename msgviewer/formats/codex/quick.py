@@ -20,7 +20,6 @@ from ...core._frozen import builder
 from ...core.blocks import Block, ReasoningBlock, TextBlock
 from ...core.message import Message, ToolCall
 from ...core.usage import Usage
-from ..io import has_long_numbers
 from ..openai_responses.items import CLIENT_OUTPUTS
 from ..openai_responses.read_items import Draft, ItemReader
 from .events import EVENT_MESSAGES
@@ -34,6 +33,9 @@ _reasoning = builder(ReasoningBlock)
 _call = builder(ToolCall)
 _usage = builder(Usage)
 _loads = orjson.loads
+_DIGITS_AS_ZERO = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+_LONG_RUN = b"0" * 19
+"""A run of 19 digits: what ``io.has_long_numbers`` looks for."""
 _JSONDecodeError = orjson.JSONDecodeError
 
 # role -> the code's own string for it (the object ``Message`` keeps for every message)
@@ -132,9 +134,10 @@ def _usage_of(last: Any) -> Usage | None:
 class QuickItems(ItemReader):
     """The Responses item reader, reading the common items the quick way (``quick``)."""
 
-    def quick(self, item: dict[str, Any], ts: str) -> Draft | None:
-        """The draft a common item (stamped ``ts``) went into, or None (nothing read) to
-        leave it to the careful ``add``."""
+    def quick(self, item: dict[str, Any], ts: str) -> Draft | Message | None:
+        """The draft a common item (stamped ``ts``) went into, or the message it made, or
+        None (nothing read) to leave it to the careful ``add``. (``drafts`` then holds the
+        message among the drafts: it is complete, no later item changes it.)"""
         kind = item.get("type")
         if kind == "function_call":
             return self._function_call(item, ts)
@@ -191,22 +194,28 @@ class QuickItems(ItemReader):
         group.content.append(_reasoning(text, None, False, data, extra))  # type: ignore[union-attr]
         return group
 
-    def _output(self, item: dict[str, Any], kind: str, ts: str) -> Draft | None:
+    def _output(self, item: dict[str, Any], kind: str, ts: str) -> Draft | Message | None:
+        """A call's output; one that is plain text is its message already."""
         if len(item) != 3:
             return None
         call_id = item.get("call_id")
         output = item.get("output")
         if type(call_id) is not str or type(output) is not str:
             return None
-        draft = Draft("tool", output)
-        draft.kw["tool_call_id"] = call_id
         if kind == "function_call_output":
-            draft.metadata = {"timestamp": ts}
+            meta = {"timestamp": ts}
         else:
-            draft.metadata = {"type": kind, "timestamp": ts}
+            meta = {"type": kind, "timestamp": ts}
+        done: Draft | Message
+        if output.startswith('{"'):  # (maybe a shell output's JSON: read when placed)
+            done = Draft("tool", output)
+            done.kw["tool_call_id"] = call_id
+            done.metadata = meta
+        else:
+            done = _message("tool", output, None, None, call_id, False, (), (), None, {}, (), meta)
         self._group = None
-        self.drafts.append(draft)
-        return draft
+        self.drafts.append(done)  # type: ignore[arg-type]
+        return done
 
     def _text_message(self, item: dict[str, Any], ts: str) -> Draft | None:
         role = item.get("role")
@@ -261,8 +270,8 @@ def _arguments(raw: str) -> dict[str, Any] | None:
     if not raw:
         return None  # (no arguments: the careful reader keeps the text)
     encoded = raw.encode()
-    if has_long_numbers(encoded):
-        return None
+    if _LONG_RUN in encoded.translate(_DIGITS_AS_ZERO):
+        return None  # (``has_long_numbers``, the careful reader's test, told quicker)
     try:
         args = _loads(encoded)
     except _JSONDecodeError:
@@ -295,8 +304,10 @@ def _content(raw: Any, role: str) -> str | list[Block] | None:
     return blocks
 
 
-def build(draft: Draft) -> Message:
-    """The message of ``draft``, as ``Draft.build`` makes it."""
+def build(draft: Draft | Message) -> Message:
+    """The message of ``draft``, as ``Draft.build`` makes it (a message: itself)."""
+    if type(draft) is Message:
+        return draft
     role = _ROLES.get(draft.role)
     kw = draft.kw
     if role is None or not kw.keys() <= _BUILT_KW:

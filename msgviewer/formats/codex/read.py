@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.message import Message
 from ...core.usage import Usage
 from ..base import Context, Conversation
 from ..openai_responses.items import named
@@ -110,13 +111,13 @@ class Rollout:
         elif kind == "event_msg" and payload.get("type") == "token_count":
             self.seen_total = _token_count(payload, reader, ctx, self.seen_total)
 
-    def place(self, draft: Draft, count: int | None) -> None:
+    def place(self, draft: Draft | Message, count: int | None) -> None:
         """Keep the lines read since the last item before the item just read into ``draft``:
         before the message when it is its first item, else before that item
         (``lines_within``: ``[item index, lines]`` pairs), so the writer puts every line back
         where it was. ``count``: the number of drafts before the item, when it was one (a
-        draft it began is made ready)."""
-        if count is not None and len(self.reader.drafts) > count:
+        draft it began is made ready; a message made whole is ready)."""
+        if count is not None and len(self.reader.drafts) > count and type(draft) is Draft:
             _new_draft(draft, self.model)
         counts = self.counts
         k = counts.get(id(draft), 0)
