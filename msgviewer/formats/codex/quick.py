@@ -42,6 +42,8 @@ _JSONDecodeError = orjson.JSONDecodeError
 _ROLES = {role: role for role in ("user", "assistant", "system", "tool")}
 _MESSAGE_ROLES = {role: role for role in ("user", "assistant", "system")}
 _TEXT_KINDS = ("input_text", "output_text", "text")
+_FLAT_ITEMS = CLIENT_OUTPUTS | {"function_call"}
+"""The items read the quick way only when every value in them is a string."""
 _MESSAGE_KEYS = ("type", "role", "content", "id")
 _REASONING_KEYS = ("type", "summary", "encrypted_content")
 _BUILT_KW = frozenset({"response_metadata", "usage", "tool_call_id", "is_error"})
@@ -53,7 +55,14 @@ def read_lines(rollout: Rollout, records: list[Any]) -> None:
 
     A line of the common shapes is ``{"timestamp": <string>, "type", "payload": {...}}``,
     which needs none of the careful reader's checks of the line itself.
+
+    Lines parsed for this read alone (``Context.owned``) that hold a call or an output are let
+    go once read: freed then, their memory holds the objects made of the lines after them,
+    instead of being left as gaps among the messages once the whole file is read (0.3x the
+    file). Only those: what they hold is a few strings, so the error of a line nested too
+    deeply, which looks for the deepest of all lines, is the same without them.
     """
+    owned = rollout.ctx.owned
     reader = rollout.reader
     drafts = reader.drafts
     careful = rollout.line
@@ -69,6 +78,8 @@ def read_lines(rollout: Rollout, records: list[Any]) -> None:
                     draft = reader.quick(payload, ts)
                     if draft is not None:
                         place(draft, count)
+                        if owned and payload.get("type") in _FLAT_ITEMS:
+                            records[r] = None  # (its memory taken by what the next lines make)
                         continue
                 elif kind == "event_msg" and _event(rollout, payload, rec):
                     continue
