@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from bench.generate import generate
 from msgviewer.core.errors import MsgviewerError
-from msgviewer.formats import dumps
+from msgviewer.formats import FormatError, dumps, load
 from msgviewer.formats.base import Context
 from msgviewer.formats.codex.read import Rollout, read, read_carefully
 from msgviewer.formats.io import parse
@@ -250,3 +250,16 @@ def test_a_generated_line_off_its_shape_reads_the_same(
     i = where % len(lines)
     lines[i] = _changed(lines[i], path, new, delete)
     _same(_jsonl(lines))
+
+
+def test_a_line_nested_too_deeply_is_named_after_lines_let_go(tmp_path: Path) -> None:
+    common = _jsonl(_SHAPES * 3)  # (read from a file: the lines read are let go)
+    deep = '{"timestamp":"x","type":' + "[" * 1000 + "0" + "]" * 1000 + ',"payload":{}}'
+    path = tmp_path / "rollout.jsonl"
+    path.write_bytes(common + deep.encode() + b"\n")
+    with pytest.raises(FormatError) as caught, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        load(path, format="codex")
+    assert caught.value.line == 3 * len(_SHAPES) + 1
+    assert "nested too deeply to read (1001 levels)" in str(caught.value)
+    assert caught.value.path.startswith("$.type[0][0]")
