@@ -76,9 +76,12 @@ def read_lines(rollout: Rollout, records: list[Any]) -> None:
                 kind = rec.get("type")
                 if kind == "response_item":
                     count = len(drafts)
-                    draft = reader.quick(payload, ts)
-                    if draft is not None:
-                        place(draft, count)
+                    done = reader.quick(payload, ts)
+                    if done is not None:
+                        if type(done) is Message:  # (made whole: only the lines before it kept)
+                            rollout.keep_before(done)
+                        else:
+                            place(done, count)
                         if owned and _flat(payload):
                             records[r] = None  # (its memory taken by what the next lines make)
                         continue

@@ -131,6 +131,12 @@ class Rollout:
         else:
             draft.metadata.setdefault("lines_within", []).append([k, lines])
 
+    def keep_before(self, message: Message) -> None:
+        """``place`` for a message made whole from one item."""
+        if self.pending:
+            message.metadata["lines_before"] = self.pending
+            self.pending = []
+
     def conversation(self) -> Conversation:
         self.ctx.line = None
         meta = self.meta
