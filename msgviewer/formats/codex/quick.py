@@ -36,7 +36,6 @@ _loads = orjson.loads
 _DIGITS_AS_ZERO = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
 _LONG_RUN = b"0" * 19
 """A run of 19 digits: what ``io.has_long_numbers`` looks for."""
-_JSONDecodeError = orjson.JSONDecodeError
 
 # role -> the code's own string for it (the object ``Message`` keeps for every message)
 _ROLES = {role: role for role in ("user", "assistant", "system", "tool")}
@@ -93,7 +92,10 @@ def read_lines(rollout: Rollout, records: list[Any]) -> None:
 def _flat(item: dict[str, Any]) -> bool:
     """Whether an item read the quick way holds nothing but strings and text parts: a call,
     an output, or a message of no more fields than its role, content and type or id."""
-    return item.get("type") in _FLAT_ITEMS or ("role" in item and len(item) <= 3)
+    if item.get("type") in _FLAT_ITEMS:
+        return True
+    n = len(item)
+    return "role" in item and (n == 2 or (n == 3 and ("type" in item or "id" in item)))
 
 
 def _event(rollout: Rollout, payload: dict[str, Any], rec: dict[str, Any]) -> bool:
@@ -290,12 +292,12 @@ def _arguments(raw: str) -> dict[str, Any] | None:
     """Call arguments that are a JSON object orjson reads exactly, or None."""
     if not raw:
         return None  # (no arguments: the careful reader keeps the text)
-    encoded = raw.encode()
-    if _LONG_RUN in encoded.translate(_DIGITS_AS_ZERO):
-        return None  # (``has_long_numbers``, the careful reader's test, told quicker)
     try:
+        encoded = raw.encode()  # (a lone surrogate, in a value given as is, cannot be)
+        if _LONG_RUN in encoded.translate(_DIGITS_AS_ZERO):
+            return None  # (``has_long_numbers``, the careful reader's test, told quicker)
         args = _loads(encoded)
-    except _JSONDecodeError:
+    except (ValueError, RecursionError):  # (orjson's JSONDecodeError is a ValueError)
         return None
     return args if type(args) is dict else None
 

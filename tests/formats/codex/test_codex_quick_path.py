@@ -263,3 +263,33 @@ def test_a_line_nested_too_deeply_is_named_after_lines_let_go(tmp_path: Path) ->
     assert caught.value.line == 3 * len(_SHAPES) + 1
     assert "nested too deeply to read (1001 levels)" in str(caught.value)
     assert caught.value.path.startswith("$.type[0][0]")
+
+
+class _Text(str):
+    """A string of another type, as a caller's own values may hold."""
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"type": "function_call", "name": "f", "arguments": '{"a": "\ud800"}', "call_id": "c"},
+        {"type": "function_call", "name": _Text("f"), "arguments": "{}", "call_id": "c"},
+        {"type": "function_call_output", "call_id": "c", "output": _Text("ok")},
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "\ud800"}]},
+        {"type": "message", "role": _Text("user"), "content": "hi"},
+    ],
+)
+def test_values_given_as_is_read_the_same(payload: dict[str, Any]) -> None:
+    """Values a caller passes (not parsed from JSON) may be what no parse gives."""
+    lines = [_SHAPES[1], _line("response_item", payload), _SHAPES[7]]
+
+    def outcome(reader: Any) -> Any:
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            try:
+                convs = reader(copy.deepcopy(lines), Context(lines=[1, 2, 3]))
+            except MsgviewerError as exc:
+                return ("error", str(exc))
+        return convs, repr(convs), [str(w.message) for w in said]
+
+    assert outcome(read) == outcome(read_carefully)
