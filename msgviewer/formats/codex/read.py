@@ -8,6 +8,7 @@ same conversation.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ...core.message import Message
@@ -45,7 +46,7 @@ def read_carefully(records: list[Any], ctx: Context) -> list[Conversation]:
     rollout = Rollout(records, ctx)
     for r, rec in enumerate(records):
         rollout.line(r, rec)
-    return [rollout.conversation()]
+    return [rollout.conversation(Draft.build)]
 
 
 class Rollout:
@@ -137,12 +138,13 @@ class Rollout:
             message.metadata["lines_before"] = self.pending
             self.pending = []
 
-    def conversation(self) -> Conversation:
+    def conversation(self, make: Callable[[Any], Message] = build) -> Conversation:
+        """The conversation read, its messages made of the drafts by ``make``."""
         self.ctx.line = None
         meta = self.meta
         if self.pending:
             meta["trailing_lines"] = self.pending
-        return Conversation(tuple([build(d) for d in self.reader.drafts]), NAME, meta)
+        return Conversation(tuple([make(d) for d in self.reader.drafts]), NAME, meta)
 
 
 def _is_message_item(rec: Any) -> bool:
