@@ -92,6 +92,21 @@ class ItemReader:
                 return d
         return None
 
+    # For a reader that builds some messages itself (``quick``) and hands this one the rest.
+
+    def group_open(self) -> bool:
+        """Is an assistant message open to the items that follow?"""
+        return self._group is not None
+
+    def close_group(self) -> None:
+        """End the open assistant message (the next assistant-side item starts a new one)."""
+        self._group = None
+
+    def resume(self, draft: Draft) -> None:
+        """Take ``draft`` as the last message and the open assistant message."""
+        self.drafts.append(draft)
+        self._group = draft
+
     # Every add returns the draft the item went into.
 
     def add(self, item: Any, path: str, stamp: dict[str, Any] | None = None) -> Draft:

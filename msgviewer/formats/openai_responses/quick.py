@@ -1,0 +1,218 @@
+"""The quick way through the common items of a big Responses item list.
+
+``read_items`` builds messages straight from the shapes that make up nearly every long
+history: a user or system message whose content is a string or plain text and image parts; an
+assistant message of the same kind; a ``function_call`` whose arguments are a JSON object; a
+``function_call_output`` whose output is a string. Every other item, and anything unusual in
+those shapes, goes to the careful reader (``ItemReader``), which also gives the errors and
+warnings; the two give equal messages for the shapes handled here.
+
+An assistant message collects the function calls that follow it (grouping as ``ItemReader``
+does). Such a group is built when something else begins, or handed to the careful reader as
+its open draft when the next item is one the careful reader takes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import orjson
+
+from ...core._frozen import builder
+from ...core.blocks import Block, ImageBlock, TextBlock
+from ...core.message import Message, ToolCall
+from ..base import Context
+from .read_items import Draft, ItemReader
+
+_message = builder(Message)
+_text = builder(TextBlock)
+_call = builder(ToolCall)
+_loads = orjson.loads
+_JSONDecodeError = orjson.JSONDecodeError
+# (integers past 64 bits: the careful reader reads them exactly, as ``parse_call`` does)
+_LONG_DIGITS = re.compile(r"[0-9]{19}")
+# role -> the code's own string for it: one object for every message's role, not one each
+_STANDALONE_ROLES = {"user": "user", "system": "system"}
+_MESSAGE_KEYS = frozenset({"type", "role", "content", "id"})
+_CALL_KEYS = frozenset({"type", "call_id", "name", "arguments"})
+_OUTPUT_KEYS = frozenset({"type", "call_id", "output"})
+_TEXT_KEYS = frozenset({"type", "text", "annotations"})
+_IMAGE_KEYS = frozenset({"type", "image_url", "file_id"})
+
+
+class _Group:
+    """An assistant message still open to the function calls that follow it."""
+
+    __slots__ = ("calls", "content", "has_text", "id", "metadata")
+
+    def __init__(
+        self, content: str | tuple[Block, ...], msg_id: str | None, metadata: dict[str, Any]
+    ) -> None:
+        self.content = content
+        self.id = msg_id
+        self.metadata = metadata
+        self.calls: list[ToolCall] = []
+        self.has_text = True
+
+    def build(self) -> Message:
+        return _message(
+            "assistant", self.content, id=self.id, tool_calls=tuple(self.calls),
+            metadata=self.metadata,
+        )  # fmt: skip
+
+    def draft(self) -> Draft:
+        """The same message as the careful reader's draft, for it to go on with."""
+        content = self.content
+        draft = Draft("assistant", content if type(content) is str else list(content))
+        draft.id = self.id
+        draft.metadata = self.metadata
+        draft.calls = self.calls
+        draft.has_text = self.has_text
+        return draft
+
+
+def read_items(items: list[Any], ctx: Context, path: str) -> list[Message]:
+    """The messages of ``items`` (at ``path``), equal to what ``ItemReader`` makes of them."""
+    reader = ItemReader(ctx)
+    out: list[Draft | Message] = reader.drafts  # the careful reader's drafts and ours, in order
+    group: _Group | None = None
+    for i, item in enumerate(items):
+        if type(item) is dict:
+            kind = item.get("type")
+            if kind == "function_call":
+                # joins the open assistant message, or opens one of no content
+                call = function_call(item)
+                if call is not None and not reader.group_open():
+                    if group is None:
+                        group = _Group((), None, {})
+                        group.has_text = False
+                    group.calls.append(call)
+                    continue
+            elif kind == "function_call_output":
+                message = function_output(item)
+                if message is not None:
+                    _close(group, out, reader)
+                    group = None
+                    out.append(message)
+                    continue
+            elif kind == "message" or (kind is None and "role" in item):
+                role = item.get("role")
+                if role == "assistant":
+                    opened = assistant_message(item)
+                    if opened is not None and not reader.group_open():
+                        _close(group, out, reader)
+                        group = opened
+                        continue
+                else:
+                    message = standalone_message(item, role)
+                    if message is not None:
+                        _close(group, out, reader)
+                        group = None
+                        out.append(message)
+                        continue
+        if group is not None:
+            reader.resume(group.draft())
+            group = None
+        reader.add(item, f"{path}[{i}]")
+    _close(group, out, reader)
+    return [d if type(d) is Message else d.build() for d in out]  # type: ignore[union-attr]
+
+
+def _close(group: _Group | None, out: list[Draft | Message], reader: ItemReader) -> None:
+    """End the open assistant message, ours or the careful reader's."""
+    if group is not None:
+        out.append(group.build())
+    reader.close_group()
+
+
+def function_call(item: dict[str, Any]) -> ToolCall | None:
+    """A ``function_call`` whose arguments are a JSON object; None for any other."""
+    call_id = item.get("call_id")
+    name = item.get("name")
+    raw = item.get("arguments")
+    if type(call_id) is not str or type(name) is not str or type(raw) is not str:
+        return None
+    if _LONG_DIGITS.search(raw):
+        return None
+    try:
+        args = _loads(raw)
+    except _JSONDecodeError:
+        return None  # (and "": both the careful reader's)
+    if type(args) is not dict:
+        return None
+    extra = {k: v for k, v in item.items() if k not in _CALL_KEYS} if len(item) > 4 else {}
+    return _call(call_id, name, args, extra=extra)
+
+
+def function_output(item: dict[str, Any]) -> Message | None:
+    """The tool message of a ``function_call_output`` with a string output; None otherwise."""
+    call_id = item.get("call_id")
+    output = item.get("output")
+    if type(call_id) is not str or type(output) is not str:
+        return None
+    meta = {k: v for k, v in item.items() if k not in _OUTPUT_KEYS} if len(item) > 3 else {}
+    return _message("tool", output, tool_call_id=call_id, metadata=meta)
+
+
+def standalone_message(item: dict[str, Any], role: Any) -> Message | None:
+    """A user or system message of common content; None for anything else."""
+    if type(role) is not str or role not in _STANDALONE_ROLES:
+        return None
+    msg_id = item.get("id")
+    content = _content(item.get("content"), "input_text")
+    if content is None or (msg_id is not None and type(msg_id) is not str):
+        return None
+    meta = _message_metadata(item)
+    return _message(_STANDALONE_ROLES[role], content, id=msg_id, metadata=meta)
+
+
+def assistant_message(item: dict[str, Any]) -> _Group | None:
+    """The open group of an assistant message of common, non-empty content; None otherwise.
+
+    (An empty string marks where one turn ends: the careful reader takes it.)"""
+    msg_id = item.get("id")
+    content = _content(item.get("content"), "output_text")
+    if content is None or content == "" or (msg_id is not None and type(msg_id) is not str):
+        return None
+    return _Group(content, msg_id, _message_metadata(item))
+
+
+def _message_metadata(item: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in item.items() if k not in _MESSAGE_KEYS}
+
+
+def _content(raw: Any, default: str) -> str | tuple[Block, ...] | None:
+    """A string, or plain text and image parts as blocks; None for anything else."""
+    if type(raw) is str:
+        return raw
+    if type(raw) is not list:
+        return None
+    blocks = []
+    for part in raw:
+        block = _part(part, default) if type(part) is dict else None
+        if block is None:
+            return None
+        blocks.append(block)
+    return tuple(blocks)
+
+
+def _part(d: dict[str, Any], default: str) -> Block | None:
+    kind = d.get("type")
+    if kind == default:
+        text = d.get("text")
+        notes = d.get("annotations")
+        if type(text) is not str or not (notes is None or (type(notes) is list and not notes)):
+            return None  # (citations: the careful reader's)
+        extra = {k: v for k, v in d.items() if k not in _TEXT_KEYS} if len(d) > 2 else {}
+        return _text(text, (), extra=extra)
+    if kind == "input_image":
+        url = d.get("image_url")
+        file_id = d.get("file_id")
+        if (url is not None and type(url) is not str) or (
+            file_id is not None and type(file_id) is not str
+        ):
+            return None
+        extra = {k: v for k, v in d.items() if k not in _IMAGE_KEYS}
+        return ImageBlock(url=url, file_id=file_id, extra=extra)  # (which reads a data URI)
+    return None
