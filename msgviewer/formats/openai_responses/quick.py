@@ -25,12 +25,16 @@ from ...core.message import Message, ToolCall
 from ..base import Context
 from .read_items import Draft, ItemReader
 
+# Message's fields by position (quicker than by keyword): role, content, id, name,
+# tool_call_id, is_error, tool_calls, invalid_tool_calls, usage, response_metadata, artifacts,
+# metadata
 _message = builder(Message)
 _text = builder(TextBlock)
 _call = builder(ToolCall)
 _loads = orjson.loads
 _JSONDecodeError = orjson.JSONDecodeError
-# (integers past 64 bits: the careful reader reads them exactly, as ``parse_call`` does)
+# a number that may not fit 64 bits, which the careful reader parses with the standard library
+# (as ``parse_call`` does)
 _LONG_DIGITS = re.compile(r"[0-9]{19}")
 # role -> the code's own string for it: one object for every message's role, not one each
 _STANDALONE_ROLES = {"user": "user", "system": "system"}
@@ -47,18 +51,23 @@ class _Group:
     __slots__ = ("calls", "content", "has_text", "id", "metadata")
 
     def __init__(
-        self, content: str | tuple[Block, ...], msg_id: str | None, metadata: dict[str, Any]
+        self,
+        content: str | tuple[Block, ...],
+        msg_id: str | None,
+        metadata: dict[str, Any],
+        *,
+        has_text: bool = True,
     ) -> None:
         self.content = content
         self.id = msg_id
         self.metadata = metadata
         self.calls: list[ToolCall] = []
-        self.has_text = True
+        self.has_text = has_text  # made of a message item (not only of calls)
 
     def build(self) -> Message:
         return _message(
-            "assistant", self.content, id=self.id, tool_calls=tuple(self.calls),
-            metadata=self.metadata,
+            "assistant", self.content, self.id, None, None, False, tuple(self.calls), (), None,
+            {}, (), self.metadata,
         )  # fmt: skip
 
     def draft(self) -> Draft:
@@ -73,57 +82,57 @@ class _Group:
 
 
 def read_items(items: list[Any], ctx: Context, path: str) -> list[Message]:
-    """The messages of ``items`` (at ``path``), equal to what ``ItemReader`` makes of them."""
+    """The messages of ``items`` (at ``path``), equal to what ``ItemReader`` makes of them.
+
+    The dispatch stays in this one loop: a function call per item is a good part of the cost.
+    """
     reader = ItemReader(ctx)
     out: list[Draft | Message] = reader.drafts  # the careful reader's drafts and ours, in order
-    group: _Group | None = None
+    group: _Group | None = None  # our assistant message open to function calls
+    handed = False  # the careful reader's assistant message is open to them instead
     for i, item in enumerate(items):
         if type(item) is dict:
             kind = item.get("type")
+            if kind is None and "role" in item:
+                kind = "message"  # (as the careful reader takes it)
             if kind == "function_call":
-                # joins the open assistant message, or opens one of no content
-                call = function_call(item)
-                if call is not None and not reader.group_open():
+                # joins our open assistant message, or opens one of no content
+                call = None if handed else function_call(item)
+                if call is not None:
                     if group is None:
-                        group = _Group((), None, {})
-                        group.has_text = False
+                        group = _Group((), None, {}, has_text=False)
                     group.calls.append(call)
                     continue
-            elif kind == "function_call_output":
-                message = function_output(item)
+            elif kind == "message" and item.get("role") == "assistant":
+                opened = None if handed else assistant_message(item)
+                if opened is not None:
+                    if group is not None:
+                        out.append(group.build())
+                    group = opened
+                    continue
+            else:
+                message = (
+                    function_output(item) if kind == "function_call_output"
+                    else user_or_system(item, item.get("role")) if kind == "message"
+                    else None
+                )  # fmt: skip
                 if message is not None:
-                    _close(group, out, reader)
-                    group = None
+                    if group is not None:
+                        out.append(group.build())
+                        group = None
+                    if handed:
+                        reader.close_group()
+                        handed = False
                     out.append(message)
                     continue
-            elif kind == "message" or (kind is None and "role" in item):
-                role = item.get("role")
-                if role == "assistant":
-                    opened = assistant_message(item)
-                    if opened is not None and not reader.group_open():
-                        _close(group, out, reader)
-                        group = opened
-                        continue
-                else:
-                    message = standalone_message(item, role)
-                    if message is not None:
-                        _close(group, out, reader)
-                        group = None
-                        out.append(message)
-                        continue
         if group is not None:
             reader.resume(group.draft())
             group = None
         reader.add(item, f"{path}[{i}]")
-    _close(group, out, reader)
-    return [d if type(d) is Message else d.build() for d in out]  # type: ignore[union-attr]
-
-
-def _close(group: _Group | None, out: list[Draft | Message], reader: ItemReader) -> None:
-    """End the open assistant message, ours or the careful reader's."""
+        handed = reader.group_open()
     if group is not None:
         out.append(group.build())
-    reader.close_group()
+    return [d if type(d) is Message else d.build() for d in out]  # type: ignore[union-attr]
 
 
 def function_call(item: dict[str, Any]) -> ToolCall | None:
@@ -133,16 +142,25 @@ def function_call(item: dict[str, Any]) -> ToolCall | None:
     raw = item.get("arguments")
     if type(call_id) is not str or type(name) is not str or type(raw) is not str:
         return None
-    if _LONG_DIGITS.search(raw):
-        return None
     try:
         args = _loads(raw)
     except _JSONDecodeError:
         return None  # (and "": both the careful reader's)
-    if type(args) is not dict:
+    if type(args) is not dict or not (_flat_exact(args) or not _LONG_DIGITS.search(raw)):
         return None
     extra = {k: v for k, v in item.items() if k not in _CALL_KEYS} if len(item) > 4 else {}
-    return _call(call_id, name, args, extra=extra)
+    return _call(call_id, name, args, extra)
+
+
+def _flat_exact(args: dict[str, Any]) -> bool:
+    """Would the standard library read these arguments the same (as the careful reader does
+    where a number may pass 64 bits)? Sure for a flat object without floats: orjson reads an
+    integer as an int only when it is exact, and strings alike. Cheaper than the search."""
+    for v in args.values():
+        kind = type(v)
+        if kind is float or kind is dict or kind is list:
+            return False
+    return True
 
 
 def function_output(item: dict[str, Any]) -> Message | None:
@@ -152,10 +170,10 @@ def function_output(item: dict[str, Any]) -> Message | None:
     if type(call_id) is not str or type(output) is not str:
         return None
     meta = {k: v for k, v in item.items() if k not in _OUTPUT_KEYS} if len(item) > 3 else {}
-    return _message("tool", output, tool_call_id=call_id, metadata=meta)
+    return _message("tool", output, None, None, call_id, False, (), (), None, {}, (), meta)
 
 
-def standalone_message(item: dict[str, Any], role: Any) -> Message | None:
+def user_or_system(item: dict[str, Any], role: Any) -> Message | None:
     """A user or system message of common content; None for anything else."""
     if type(role) is not str or role not in _STANDALONE_ROLES:
         return None
@@ -164,7 +182,8 @@ def standalone_message(item: dict[str, Any], role: Any) -> Message | None:
     if content is None or (msg_id is not None and type(msg_id) is not str):
         return None
     meta = _message_metadata(item)
-    return _message(_STANDALONE_ROLES[role], content, id=msg_id, metadata=meta)
+    role = _STANDALONE_ROLES[role]
+    return _message(role, content, msg_id, None, None, False, (), (), None, {}, (), meta)
 
 
 def assistant_message(item: dict[str, Any]) -> _Group | None:
@@ -205,7 +224,7 @@ def _part(d: dict[str, Any], default: str) -> Block | None:
         if type(text) is not str or not (notes is None or (type(notes) is list and not notes)):
             return None  # (citations: the careful reader's)
         extra = {k: v for k, v in d.items() if k not in _TEXT_KEYS} if len(d) > 2 else {}
-        return _text(text, (), extra=extra)
+        return _text(text, (), extra)
     if kind == "input_image":
         url = d.get("image_url")
         file_id = d.get("file_id")
