@@ -128,6 +128,7 @@ _ITEMS: list[dict[str, Any]] = [
             {"type": "input_image", "file_id": "file_1"},
         ],
     },
+    {"role": "user", "content": [{"type": "input_image", "image_url": "https://a.b/c.png"}]},
     {"role": "assistant", "content": "sure"},
     {"role": "assistant", "content": ""},
     {
@@ -254,3 +255,38 @@ def test_one_odd_item_in_a_generated_file_reads_the_same(
     items[index % len(items)] = _mutate(items[index % len(items)], where, key, value, delete)
     with pytest.MonkeyPatch.context() as monkeypatch:
         assert_same(data, monkeypatch)
+
+
+def _every_single_change() -> list[Any]:
+    """Each known item with each one key (of it, or of its first part) changed to each odd
+    value or deleted, once each."""
+    seen: set[bytes] = set()
+    changed = []
+    for item in _ITEMS:
+        for where in ("item", "part"):
+            for key in _KEYS:
+                for value, delete in [(v, False) for v in _ODD_VALUES] + [(None, True)]:
+                    new = _mutate(item, where, key, value, delete)
+                    text = orjson.dumps(new)
+                    if text not in seen:
+                        seen.add(text)
+                        changed.append(new)
+    return changed
+
+
+def test_every_single_change_reads_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between an assistant's calls and their output, where grouping matters most."""
+    before = [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "sure"},
+        _function_call("c1", '{"path": "a.py"}'),
+    ]
+    after = [
+        {"type": "function_call_output", "call_id": "c1", "output": "ok"},
+        {"role": "assistant", "content": "done"},
+    ]
+    for new in _every_single_change():
+        data = {"model": "gpt-5", "input": [*before, new, *after]}
+        quick, careful = both(data, monkeypatch)
+        assert quick[1:] == careful[1:], new
+        assert quick[0] == careful[0], new
