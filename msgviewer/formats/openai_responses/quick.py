@@ -90,6 +90,7 @@ def read_items(items: list[Any], ctx: Context, path: str) -> list[Message]:
     out: list[Draft | Message] = reader.drafts  # the careful reader's drafts and ours, in order
     group: _Group | None = None  # our assistant message open to function calls
     handed = False  # the careful reader's assistant message is open to them instead
+    drafted = False  # the careful reader took an item: ``out`` holds drafts to build
     for i, item in enumerate(items):
         if type(item) is dict:
             kind = item.get("type")
@@ -130,16 +131,22 @@ def read_items(items: list[Any], ctx: Context, path: str) -> list[Message]:
             group = None
         reader.add(item, f"{path}[{i}]")
         handed = reader.group_open()
+        drafted = True
     if group is not None:
         out.append(group.build())
+    if not drafted:
+        return out  # type: ignore[return-value]
     return [d if type(d) is Message else d.build() for d in out]  # type: ignore[union-attr]
 
 
 def function_call(item: dict[str, Any]) -> ToolCall | None:
     """A ``function_call`` whose arguments are a JSON object; None for any other."""
-    call_id = item.get("call_id")
-    name = item.get("name")
-    raw = item.get("arguments")
+    try:  # (by subscript: quicker than get, and a missing key is rare)
+        call_id = item["call_id"]
+        name = item["name"]
+        raw = item["arguments"]
+    except KeyError:
+        return None
     if type(call_id) is not str or type(name) is not str or type(raw) is not str:
         return None
     try:
@@ -165,8 +172,11 @@ def _flat_exact(args: dict[str, Any]) -> bool:
 
 def function_output(item: dict[str, Any]) -> Message | None:
     """The tool message of a ``function_call_output`` with a string output; None otherwise."""
-    call_id = item.get("call_id")
-    output = item.get("output")
+    try:
+        call_id = item["call_id"]
+        output = item["output"]
+    except KeyError:
+        return None
     if type(call_id) is not str or type(output) is not str:
         return None
     meta = {k: v for k, v in item.items() if k not in _OUTPUT_KEYS} if len(item) > 3 else {}
@@ -198,6 +208,8 @@ def assistant_message(item: dict[str, Any]) -> _Group | None:
 
 
 def _message_metadata(item: dict[str, Any]) -> dict[str, Any]:
+    if item.keys() <= _MESSAGE_KEYS:
+        return {}  # (the usual case, without going through the keys)
     return {k: v for k, v in item.items() if k not in _MESSAGE_KEYS}
 
 
