@@ -2,14 +2,14 @@
 
 ``read_items`` builds messages straight from the shapes that make up nearly every long
 history: a user or system message whose content is a string or plain text and image parts; an
-assistant message of the same kind; a ``function_call`` whose arguments are a JSON object; a
-``function_call_output`` whose output is a string. Every other item, and anything unusual in
-those shapes, goes to the careful reader (``ItemReader``), which also gives the errors and
-warnings; the two give equal messages for the shapes handled here.
+assistant message of the same kind; a ``reasoning`` item; a ``function_call`` whose arguments
+are a JSON object; a ``function_call_output`` whose output is a string. Every other item, and
+anything unusual in those shapes, goes to the careful reader (``ItemReader``), which also gives
+the errors and warnings; the two give equal messages for the shapes handled here.
 
-An assistant message collects the function calls that follow it (grouping as ``ItemReader``
-does). Such a group is built when something else begins, or handed to the careful reader as
-its open draft when the next item is one the careful reader takes.
+Assistant-side items are grouped into messages by ``ItemReader``'s rules. The open message
+is built when something else begins, or handed to the careful reader as its open draft when
+the next item is one the careful reader takes.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from ...core._frozen import builder
 from ...core.blocks import Block, ImageBlock, TextBlock
 from ...core.message import Message, ToolCall
 from ..base import Context
-from .read_items import Draft, ItemReader
+from .read_items import Draft, ItemReader, reasoning_block
 
 # Message's fields by position (quicker than by keyword): role, content, id, name,
 # tool_call_id, is_error, tool_calls, invalid_tool_calls, usage, response_metadata, artifacts,
@@ -46,34 +46,51 @@ _IMAGE_KEYS = frozenset({"type", "image_url", "file_id"})
 
 
 class _Group:
-    """An assistant message still open to the function calls that follow it."""
+    """An assistant message still open to the items that follow (``ItemReader``'s rules)."""
 
     __slots__ = ("calls", "content", "has_text", "id", "metadata")
 
-    def __init__(
-        self,
-        content: str | tuple[Block, ...],
-        msg_id: str | None,
-        metadata: dict[str, Any],
-        *,
-        has_text: bool = True,
-    ) -> None:
-        self.content = content
-        self.id = msg_id
-        self.metadata = metadata
+    def __init__(self) -> None:
+        self.content: str | list[Block] = []
+        self.id: str | None = None
+        self.metadata: dict[str, Any] = {}
         self.calls: list[ToolCall] = []
-        self.has_text = has_text  # made of a message item (not only of calls)
+        self.has_text = False  # holds a message item's content
+
+    def takes_block(self) -> bool:
+        """Would a reasoning block join this message (not start a new one)?"""
+        return not self.calls and type(self.content) is not str
+
+    def takes_text(self, content: str | list[Block]) -> bool:
+        """Would an assistant message item's content join this message?"""
+        return not (
+            self.calls
+            or self.has_text
+            or type(self.content) is str
+            or (type(content) is str and self.content)
+        )
+
+    def add_text(
+        self, content: str | list[Block], msg_id: str | None, meta: dict[str, Any]
+    ) -> None:
+        self.id = msg_id
+        self.has_text = True
+        self.metadata.update(meta)
+        if type(content) is str:
+            self.content = content
+        else:
+            self.content.extend(content)  # type: ignore[union-attr]
 
     def build(self) -> Message:
+        content = self.content
         return _message(
-            "assistant", self.content, self.id, None, None, False, tuple(self.calls), (), None,
-            {}, (), self.metadata,
+            "assistant", content if type(content) is str else tuple(content), self.id, None,
+            None, False, tuple(self.calls), (), None, {}, (), self.metadata,
         )  # fmt: skip
 
     def draft(self) -> Draft:
         """The same message as the careful reader's draft, for it to go on with."""
-        content = self.content
-        draft = Draft("assistant", content if type(content) is str else list(content))
+        draft = Draft("assistant", self.content)
         draft.id = self.id
         draft.metadata = self.metadata
         draft.calls = self.calls
@@ -101,15 +118,27 @@ def read_items(items: list[Any], ctx: Context, path: str) -> list[Message]:
                 call = None if handed else function_call(item)
                 if call is not None:
                     if group is None:
-                        group = _Group((), None, {}, has_text=False)
+                        group = _Group()
                     group.calls.append(call)
                     continue
             elif kind == "message" and item.get("role") == "assistant":
-                opened = None if handed else assistant_message(item)
-                if opened is not None:
-                    if group is not None:
-                        out.append(group.build())
-                    group = opened
+                text = None if handed else assistant_message(item)
+                if text is not None:
+                    if group is None or not group.takes_text(text[0]):
+                        if group is not None:
+                            out.append(group.build())
+                        group = _Group()
+                    group.add_text(*text)
+                    continue
+            elif kind == "reasoning":
+                if not handed:
+                    # (the careful reader's own block: the same block, or the same error)
+                    block = reasoning_block(item, ctx, f"{path}[{i}]")
+                    if group is None or not group.takes_block():
+                        if group is not None:
+                            out.append(group.build())
+                        group = _Group()
+                    group.content.append(block)  # type: ignore[union-attr]
                     continue
             else:
                 message = (
@@ -193,18 +222,21 @@ def user_or_system(item: dict[str, Any], role: Any) -> Message | None:
         return None
     meta = _message_metadata(item)
     role = _STANDALONE_ROLES[role]
+    if type(content) is list:
+        content = tuple(content)
     return _message(role, content, msg_id, None, None, False, (), (), None, {}, (), meta)
 
 
-def assistant_message(item: dict[str, Any]) -> _Group | None:
-    """The open group of an assistant message of common, non-empty content; None otherwise.
-
-    (An empty string marks where one turn ends: the careful reader takes it.)"""
+def assistant_message(
+    item: dict[str, Any],
+) -> tuple[str | list[Block], str | None, dict[str, Any]] | None:
+    """Content, id and metadata of an assistant message of common, non-empty content; None
+    otherwise. (An empty string marks where one turn ends: the careful reader takes it.)"""
     msg_id = item.get("id")
     content = _content(item.get("content"), "output_text")
     if content is None or content == "" or (msg_id is not None and type(msg_id) is not str):
         return None
-    return _Group(content, msg_id, _message_metadata(item))
+    return content, msg_id, _message_metadata(item)
 
 
 def _message_metadata(item: dict[str, Any]) -> dict[str, Any]:
@@ -213,7 +245,7 @@ def _message_metadata(item: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in item.items() if k not in _MESSAGE_KEYS}
 
 
-def _content(raw: Any, default: str) -> str | tuple[Block, ...] | None:
+def _content(raw: Any, default: str) -> str | list[Block] | None:
     """A string, or plain text and image parts as blocks; None for anything else."""
     if type(raw) is str:
         return raw
@@ -225,7 +257,7 @@ def _content(raw: Any, default: str) -> str | tuple[Block, ...] | None:
         if block is None:
             return None
         blocks.append(block)
-    return tuple(blocks)
+    return blocks
 
 
 def _part(d: dict[str, Any], default: str) -> Block | None:

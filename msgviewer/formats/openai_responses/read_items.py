@@ -120,7 +120,7 @@ class ItemReader:
         if kind == "message":
             return self._message(item, path, stamp)
         if kind == "reasoning":
-            block = _reasoning(item, ctx, path)
+            block = reasoning_block(item, ctx, path)
             return self._content(_stamped(block, stamp))
         if kind in CLIENT_CALLS or kind == APPROVAL_REQUEST:
             group = self._open(new=False)
@@ -310,7 +310,8 @@ def _citation(a: Any, ctx: Context, path: str) -> CitationBlock:
     )  # fmt: skip
 
 
-def _reasoning(item: dict[str, Any], ctx: Context, path: str) -> ReasoningBlock:
+def reasoning_block(item: dict[str, Any], ctx: Context, path: str) -> ReasoningBlock:
+    """The block of a ``reasoning`` item (its summary parts joined for display)."""
     summary = item.get("summary", [])
     expect(ctx, summary, list, "summary", f"{path}.summary")
     texts = []

@@ -173,6 +173,7 @@ _ITEMS: list[dict[str, Any]] = [
         "output": [{"type": "input_text", "text": "parts"}],
     },
     {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "hmm"}]},
+    {"type": "reasoning", "summary": [], "encrypted_content": "gAAA"},
     {"type": "custom_tool_call", "call_id": "c9", "name": "patch", "input": "diff"},
     {"type": "web_search_call", "id": "ws_1", "status": "completed"},
     {"type": "item_reference", "id": "msg_0"},
@@ -274,17 +275,39 @@ def _every_single_change() -> list[Any]:
     return changed
 
 
-def test_every_single_change_reads_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Between an assistant's calls and their output, where grouping matters most."""
-    before = [
-        {"role": "user", "content": "hi"},
-        {"role": "assistant", "content": "sure"},
-        _function_call("c1", '{"path": "a.py"}'),
-    ]
-    after = [
-        {"type": "function_call_output", "call_id": "c1", "output": "ok"},
-        {"role": "assistant", "content": "done"},
-    ]
+_REASONING = {"type": "reasoning", "summary": [{"type": "summary_text", "text": "so"}]}
+# Where grouping matters most: between an assistant's calls and their output, and between
+# reasoning and what follows it.
+_PLACES = [
+    (
+        [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": "sure"},
+            _function_call("c1", '{"path": "a.py"}'),
+        ],
+        [
+            {"type": "function_call_output", "call_id": "c1", "output": "ok"},
+            {"role": "assistant", "content": "done"},
+        ],
+    ),
+    (
+        [{"role": "user", "content": "hi"}, _REASONING],
+        [
+            {
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": "a"}],
+            },
+            _REASONING,
+            _function_call("c1", '{"path": "a.py"}'),
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize("place", range(len(_PLACES)))
+def test_every_single_change_reads_the_same(place: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    before, after = _PLACES[place]
     for new in _every_single_change():
         data = {"model": "gpt-5", "input": [*before, new, *after]}
         quick, careful = both(data, monkeypatch)
