@@ -33,8 +33,7 @@ _text = builder(TextBlock)
 _call = builder(ToolCall)
 _loads = orjson.loads
 _JSONDecodeError = orjson.JSONDecodeError
-# a number that may not fit 64 bits, which the careful reader parses with the standard library
-# (as ``parse_call`` does)
+# a number that may not fit 64 bits (as ``parse_call`` looks for it)
 _LONG_DIGITS = re.compile(r"[0-9]{19}")
 # role -> the code's own string for it: one object for every message's role, not one each
 _STANDALONE_ROLES = {"user": "user", "system": "system"}
@@ -121,30 +120,13 @@ def read_items(items: list[Any], ctx: Context, path: str) -> list[Message]:
                         group = _Group()
                     group.calls.append(call)
                     continue
-            elif kind == "message" and item.get("role") == "assistant":
-                text = None if handed else assistant_message(item)
-                if text is not None:
-                    if group is None or not group.takes_text(text[0]):
-                        if group is not None:
-                            out.append(group.build())
-                        group = _Group()
-                    group.add_text(*text)
-                    continue
-            elif kind == "reasoning":
-                if not handed:
-                    # (the careful reader's own block: the same block, or the same error)
-                    block = reasoning_block(item, ctx, f"{path}[{i}]")
-                    if group is None or not group.takes_block():
-                        if group is not None:
-                            out.append(group.build())
-                        group = _Group()
-                    group.content.append(block)  # type: ignore[union-attr]
-                    continue
-            else:
+            elif kind == "function_call_output" or (
+                kind == "message" and item.get("role") != "assistant"
+            ):
+                # stands alone: ends the open assistant message
                 message = (
                     function_output(item) if kind == "function_call_output"
-                    else user_or_system(item, item.get("role")) if kind == "message"
-                    else None
+                    else user_or_system(item, item.get("role"))
                 )  # fmt: skip
                 if message is not None:
                     if group is not None:
@@ -155,6 +137,24 @@ def read_items(items: list[Any], ctx: Context, path: str) -> list[Message]:
                         handed = False
                     out.append(message)
                     continue
+            elif kind == "message":
+                text = None if handed else assistant_message(item)
+                if text is not None:
+                    if group is None or not group.takes_text(text[0]):
+                        if group is not None:
+                            out.append(group.build())
+                        group = _Group()
+                    group.add_text(*text)
+                    continue
+            elif kind == "reasoning" and not handed:
+                # (the careful reader's own block: the same block, or the same error)
+                block = reasoning_block(item, ctx, f"{path}[{i}]")
+                if group is None or not group.takes_block():
+                    if group is not None:
+                        out.append(group.build())
+                    group = _Group()
+                group.content.append(block)  # type: ignore[union-attr]
+                continue
         if group is not None:
             reader.resume(group.draft())
             group = None
@@ -182,21 +182,19 @@ def function_call(item: dict[str, Any]) -> ToolCall | None:
         args = _loads(raw)
     except _JSONDecodeError:
         return None  # (and "": both the careful reader's)
-    if type(args) is not dict or not (_flat_exact(args) or not _LONG_DIGITS.search(raw)):
+    if type(args) is not dict:
         return None
-    extra = {k: v for k, v in item.items() if k not in _CALL_KEYS} if len(item) > 4 else {}
-    return _call(call_id, name, args, extra)
-
-
-def _flat_exact(args: dict[str, Any]) -> bool:
-    """Would the standard library read these arguments the same (as the careful reader does
-    where a number may pass 64 bits)? Sure for a flat object without floats: orjson reads an
-    integer as an int only when it is exact, and strings alike. Cheaper than the search."""
     for v in args.values():
+        # Where a number may pass 64 bits the careful reader parses with the standard library.
+        # A flat object without floats reads the same either way (orjson gives an int only
+        # when it is exact, and strings alike): searching the text is for the rest.
         kind = type(v)
         if kind is float or kind is dict or kind is list:
-            return False
-    return True
+            if _LONG_DIGITS.search(raw):
+                return None
+            break
+    extra = {k: v for k, v in item.items() if k not in _CALL_KEYS} if len(item) > 4 else {}
+    return _call(call_id, name, args, extra)
 
 
 def function_output(item: dict[str, Any]) -> Message | None:
