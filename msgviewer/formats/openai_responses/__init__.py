@@ -7,7 +7,9 @@ the last of them. Every other top-level field stays in ``Conversation.metadata``
 
 The package: ``detect`` (recognising a file), ``read`` and ``write`` (the document around the
 items), ``items`` (the item vocabulary and grouping rule), ``read_items`` and ``write_items``
-(items <-> messages). The item modules are shared with ``codex``, whose lines hold items.
+(items <-> messages), ``quick`` (the common items of a request's input built straight, the
+rest handed to ``read_items``). The item modules are shared with ``codex``, whose lines hold
+items.
 """
 
 from ..base import Format

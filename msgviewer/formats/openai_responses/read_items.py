@@ -92,6 +92,21 @@ class ItemReader:
                 return d
         return None
 
+    # For a reader that builds some messages itself (``quick``) and hands this one the rest.
+
+    def group_open(self) -> bool:
+        """Is an assistant message open to the items that follow?"""
+        return self._group is not None
+
+    def close_group(self) -> None:
+        """End the open assistant message (the next assistant-side item starts a new one)."""
+        self._group = None
+
+    def resume(self, draft: Draft) -> None:
+        """Take ``draft`` as the last message and the open assistant message."""
+        self.drafts.append(draft)
+        self._group = draft
+
     # Every add returns the draft the item went into.
 
     def add(self, item: Any, path: str, stamp: dict[str, Any] | None = None) -> Draft:
@@ -105,7 +120,7 @@ class ItemReader:
         if kind == "message":
             return self._message(item, path, stamp)
         if kind == "reasoning":
-            block = _reasoning(item, ctx, path)
+            block = reasoning_block(item, ctx, path)
             return self._content(_stamped(block, stamp))
         if kind in CLIENT_CALLS or kind == APPROVAL_REQUEST:
             group = self._open(new=False)
@@ -295,7 +310,8 @@ def _citation(a: Any, ctx: Context, path: str) -> CitationBlock:
     )  # fmt: skip
 
 
-def _reasoning(item: dict[str, Any], ctx: Context, path: str) -> ReasoningBlock:
+def reasoning_block(item: dict[str, Any], ctx: Context, path: str) -> ReasoningBlock:
+    """The block of a ``reasoning`` item (its summary parts joined for display)."""
     summary = item.get("summary", [])
     expect(ctx, summary, list, "summary", f"{path}.summary")
     texts = []

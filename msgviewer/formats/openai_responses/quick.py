@@ -1,0 +1,279 @@
+"""The quick way through the common items of a big Responses item list.
+
+``read_items`` builds messages straight from the shapes that make up nearly every long
+history: a user or system message whose content is a string or plain text and image parts; an
+assistant message of the same kind; a ``reasoning`` item; a ``function_call`` whose arguments
+are a JSON object; a ``function_call_output`` whose output is a string. Every other item, and
+anything unusual in those shapes, goes to the careful reader (``ItemReader``), which also gives
+the errors and warnings; the two give equal messages for the shapes handled here.
+
+Assistant-side items are grouped into messages by ``ItemReader``'s rules. The open message
+is built when something else begins, or handed to the careful reader as its open draft when
+the next item is one the careful reader takes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import orjson
+
+from ...core._frozen import builder
+from ...core.blocks import Block, ImageBlock, TextBlock
+from ...core.message import Message, ToolCall
+from ..base import Context
+from .read_items import Draft, ItemReader, reasoning_block
+
+# Message's fields by position (quicker than by keyword): role, content, id, name,
+# tool_call_id, is_error, tool_calls, invalid_tool_calls, usage, response_metadata, artifacts,
+# metadata
+_message = builder(Message)
+_text = builder(TextBlock)
+_call = builder(ToolCall)
+_loads = orjson.loads
+_JSONDecodeError = orjson.JSONDecodeError
+# a number that may not fit 64 bits (as ``parse_call`` looks for it)
+_LONG_DIGITS = re.compile(r"[0-9]{19}")
+# role -> the code's own string for it: one object for every message's role, not one each
+_STANDALONE_ROLES = {"user": "user", "system": "system"}
+_MESSAGE_KEYS = frozenset({"type", "role", "content", "id"})
+_CALL_KEYS = frozenset({"type", "call_id", "name", "arguments"})
+_OUTPUT_KEYS = frozenset({"type", "call_id", "output"})
+_TEXT_KEYS = frozenset({"type", "text", "annotations"})
+_IMAGE_KEYS = frozenset({"type", "image_url", "file_id"})
+
+
+class _Group:
+    """An assistant message still open to the items that follow (``ItemReader``'s rules)."""
+
+    __slots__ = ("calls", "content", "has_text", "id", "metadata")
+
+    def __init__(self) -> None:
+        self.content: str | list[Block] = []
+        self.id: str | None = None
+        self.metadata: dict[str, Any] = {}
+        self.calls: list[ToolCall] = []
+        self.has_text = False  # holds a message item's content
+
+    def takes_block(self) -> bool:
+        """Would a reasoning block join this message (not start a new one)?"""
+        return not self.calls and type(self.content) is not str
+
+    def takes_text(self, content: str | list[Block]) -> bool:
+        """Would an assistant message item's content join this message?"""
+        return not (
+            self.calls
+            or self.has_text
+            or type(self.content) is str
+            or (type(content) is str and self.content)
+        )
+
+    def add_text(
+        self, content: str | list[Block], msg_id: str | None, meta: dict[str, Any]
+    ) -> None:
+        self.id = msg_id
+        self.has_text = True
+        self.metadata.update(meta)
+        if type(content) is str:
+            self.content = content
+        else:
+            self.content.extend(content)  # type: ignore[union-attr]
+
+    def build(self) -> Message:
+        content = self.content
+        return _message(
+            "assistant", content if type(content) is str else tuple(content), self.id, None,
+            None, False, tuple(self.calls), (), None, {}, (), self.metadata,
+        )  # fmt: skip
+
+    def draft(self) -> Draft:
+        """The same message as the careful reader's draft, for it to go on with."""
+        draft = Draft("assistant", self.content)
+        draft.id = self.id
+        draft.metadata = self.metadata
+        draft.calls = self.calls
+        draft.has_text = self.has_text
+        return draft
+
+
+def read_items(items: list[Any], ctx: Context, path: str) -> list[Message]:
+    """The messages of ``items`` (at ``path``), equal to what ``ItemReader`` makes of them.
+
+    The dispatch stays in this one loop: a function call per item is a good part of the cost.
+    """
+    reader = ItemReader(ctx)
+    out: list[Draft | Message] = reader.drafts  # the careful reader's drafts and ours, in order
+    group: _Group | None = None  # our assistant message open to function calls
+    handed = False  # the careful reader's assistant message is open to them instead
+    drafted = False  # the careful reader took an item: ``out`` holds drafts to build
+    for i, item in enumerate(items):
+        if type(item) is dict:
+            kind = item.get("type")
+            if kind is None and "role" in item:
+                kind = "message"  # (as the careful reader takes it)
+            if kind == "function_call":
+                # joins our open assistant message, or opens one of no content
+                call = None if handed else function_call(item)
+                if call is not None:
+                    if group is None:
+                        group = _Group()
+                    group.calls.append(call)
+                    continue
+            elif kind == "function_call_output" or (
+                kind == "message" and item.get("role") != "assistant"
+            ):
+                # stands alone: ends the open assistant message
+                message = (
+                    function_output(item) if kind == "function_call_output"
+                    else user_or_system(item, item.get("role"))
+                )  # fmt: skip
+                if message is not None:
+                    if group is not None:
+                        out.append(group.build())
+                        group = None
+                    if handed:
+                        reader.close_group()
+                        handed = False
+                    out.append(message)
+                    continue
+            elif kind == "message":
+                text = None if handed else assistant_message(item)
+                if text is not None:
+                    if group is None or not group.takes_text(text[0]):
+                        if group is not None:
+                            out.append(group.build())
+                        group = _Group()
+                    group.add_text(*text)
+                    continue
+            elif kind == "reasoning" and not handed:
+                # (the careful reader's own block: the same block, or the same error)
+                block = reasoning_block(item, ctx, f"{path}[{i}]")
+                if group is None or not group.takes_block():
+                    if group is not None:
+                        out.append(group.build())
+                    group = _Group()
+                group.content.append(block)  # type: ignore[union-attr]
+                continue
+        if group is not None:
+            reader.resume(group.draft())
+            group = None
+        reader.add(item, f"{path}[{i}]")
+        handed = reader.group_open()
+        drafted = True
+    if group is not None:
+        out.append(group.build())
+    if not drafted:
+        return out  # type: ignore[return-value]
+    return [d if type(d) is Message else d.build() for d in out]  # type: ignore[union-attr]
+
+
+def function_call(item: dict[str, Any]) -> ToolCall | None:
+    """A ``function_call`` whose arguments are a JSON object; None for any other."""
+    try:  # (by subscript: quicker than get, and a missing key is rare)
+        call_id = item["call_id"]
+        name = item["name"]
+        raw = item["arguments"]
+    except KeyError:
+        return None
+    if type(call_id) is not str or type(name) is not str or type(raw) is not str:
+        return None
+    try:
+        args = _loads(raw)
+    except _JSONDecodeError:
+        return None  # (and "": both the careful reader's)
+    if type(args) is not dict:
+        return None
+    for v in args.values():
+        # Where a number may pass 64 bits the careful reader parses with the standard library.
+        # A flat object without floats reads the same either way (orjson gives an int only
+        # when it is exact, and strings alike): searching the text is for the rest.
+        kind = type(v)
+        if kind is float or kind is dict or kind is list:
+            if _LONG_DIGITS.search(raw):
+                return None
+            break
+    extra = {k: v for k, v in item.items() if k not in _CALL_KEYS} if len(item) > 4 else {}
+    return _call(call_id, name, args, extra)
+
+
+def function_output(item: dict[str, Any]) -> Message | None:
+    """The tool message of a ``function_call_output`` with a string output; None otherwise."""
+    try:
+        call_id = item["call_id"]
+        output = item["output"]
+    except KeyError:
+        return None
+    if type(call_id) is not str or type(output) is not str:
+        return None
+    meta = {k: v for k, v in item.items() if k not in _OUTPUT_KEYS} if len(item) > 3 else {}
+    return _message("tool", output, None, None, call_id, False, (), (), None, {}, (), meta)
+
+
+def user_or_system(item: dict[str, Any], role: Any) -> Message | None:
+    """A user or system message of common content; None for anything else."""
+    if type(role) is not str or role not in _STANDALONE_ROLES:
+        return None
+    msg_id = item.get("id")
+    content = _content(item.get("content"), "input_text")
+    if content is None or (msg_id is not None and type(msg_id) is not str):
+        return None
+    meta = _message_metadata(item)
+    role = _STANDALONE_ROLES[role]
+    if type(content) is list:
+        content = tuple(content)
+    return _message(role, content, msg_id, None, None, False, (), (), None, {}, (), meta)
+
+
+def assistant_message(
+    item: dict[str, Any],
+) -> tuple[str | list[Block], str | None, dict[str, Any]] | None:
+    """Content, id and metadata of an assistant message of common, non-empty content; None
+    otherwise. (An empty string marks where one turn ends: the careful reader takes it.)"""
+    msg_id = item.get("id")
+    content = _content(item.get("content"), "output_text")
+    if content is None or content == "" or (msg_id is not None and type(msg_id) is not str):
+        return None
+    return content, msg_id, _message_metadata(item)
+
+
+def _message_metadata(item: dict[str, Any]) -> dict[str, Any]:
+    if item.keys() <= _MESSAGE_KEYS:
+        return {}  # (the usual case, without going through the keys)
+    return {k: v for k, v in item.items() if k not in _MESSAGE_KEYS}
+
+
+def _content(raw: Any, default: str) -> str | list[Block] | None:
+    """A string, or plain text and image parts as blocks; None for anything else."""
+    if type(raw) is str:
+        return raw
+    if type(raw) is not list:
+        return None
+    blocks = []
+    for part in raw:
+        block = _part(part, default) if type(part) is dict else None
+        if block is None:
+            return None
+        blocks.append(block)
+    return blocks
+
+
+def _part(d: dict[str, Any], default: str) -> Block | None:
+    kind = d.get("type")
+    if kind == default:
+        text = d.get("text")
+        notes = d.get("annotations")
+        if type(text) is not str or not (notes is None or (type(notes) is list and not notes)):
+            return None  # (citations: the careful reader's)
+        extra = {k: v for k, v in d.items() if k not in _TEXT_KEYS} if len(d) > 2 else {}
+        return _text(text, (), extra)
+    if kind == "input_image":
+        url = d.get("image_url")
+        file_id = d.get("file_id")
+        if (url is not None and type(url) is not str) or (
+            file_id is not None and type(file_id) is not str
+        ):
+            return None
+        extra = {k: v for k, v in d.items() if k not in _IMAGE_KEYS}
+        return ImageBlock(url=url, file_id=file_id, extra=extra)  # (which reads a data URI)
+    return None
