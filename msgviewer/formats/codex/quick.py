@@ -269,22 +269,9 @@ class QuickItems(ItemReader):
         """An assistant message item joins the reasoning before it; a new message begins
         where joining would lose the items' order (as in the careful ``add``)."""
         group = self._group
-        if (
-            group is None
-            or group.calls
-            or group.invalid
-            or group.has_text
-            or type(group.content) is str
-            or (type(content) is str and group.content)
-        ):
+        if group is None or not group.takes_text(content):
             group = self._open(new=True)
-        group.id = msg_id
-        group.has_text = True
-        group.metadata.update(meta)
-        if type(content) is str:
-            group.content = content
-        else:
-            group.content.extend(content)  # type: ignore[union-attr]
+        group.add_text(content, msg_id, meta)
         return group
 
 

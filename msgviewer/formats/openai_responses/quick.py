@@ -44,57 +44,27 @@ _TEXT_KEYS = frozenset({"type", "text", "annotations"})
 _IMAGE_KEYS = frozenset({"type", "image_url", "file_id"})
 
 
-class _Group:
-    """An assistant message still open to the items that follow (``ItemReader``'s rules)."""
+class _Group(Draft):
+    """An assistant message still open to the items that follow (``ItemReader``'s rules),
+    built the quick way; handed to the careful reader as its open draft where it takes over."""
 
-    __slots__ = ("calls", "content", "has_text", "id", "metadata")
+    __slots__ = ()
 
     def __init__(self) -> None:
-        self.content: str | list[Block] = []
-        self.id: str | None = None
-        self.metadata: dict[str, Any] = {}
-        self.calls: list[ToolCall] = []
-        self.has_text = False  # holds a message item's content
+        super().__init__("assistant", [])
 
     def takes_block(self) -> bool:
         """Would a reasoning block join this message (not start a new one)?"""
         return not self.calls and type(self.content) is not str
 
-    def takes_text(self, content: str | list[Block]) -> bool:
-        """Would an assistant message item's content join this message?"""
-        return not (
-            self.calls
-            or self.has_text
-            or type(self.content) is str
-            or (type(content) is str and self.content)
-        )
-
-    def add_text(
-        self, content: str | list[Block], msg_id: str | None, meta: dict[str, Any]
-    ) -> None:
-        self.id = msg_id
-        self.has_text = True
-        self.metadata.update(meta)
-        if type(content) is str:
-            self.content = content
-        else:
-            self.content.extend(content)  # type: ignore[union-attr]
-
     def build(self) -> Message:
+        if self.kw:
+            return super().build()
         content = self.content
         return _message(
             "assistant", content if type(content) is str else tuple(content), self.id, None,
-            None, False, tuple(self.calls), (), None, {}, (), self.metadata,
+            None, False, tuple(self.calls), tuple(self.invalid), None, {}, (), self.metadata,
         )  # fmt: skip
-
-    def draft(self) -> Draft:
-        """The same message as the careful reader's draft, for it to go on with."""
-        draft = Draft("assistant", self.content)
-        draft.id = self.id
-        draft.metadata = self.metadata
-        draft.calls = self.calls
-        draft.has_text = self.has_text
-        return draft
 
 
 def read_items(items: list[Any], ctx: Context, path: str) -> list[Message]:
@@ -156,7 +126,7 @@ def read_items(items: list[Any], ctx: Context, path: str) -> list[Message]:
                 group.content.append(block)  # type: ignore[union-attr]
                 continue
         if group is not None:
-            reader.resume(group.draft())
+            reader.resume(group)
             group = None
         reader.add(item, f"{path}[{i}]")
         handed = reader.group_open()

@@ -58,6 +58,30 @@ class Draft:
         self.kw: dict[str, Any] = {}
         self.has_text = False
 
+    def takes_text(self, content: str | list[Block]) -> bool:
+        """Would an assistant message item's content join this message? Not where joining
+        would lose the items' order: after calls, after another item's content, or text into
+        blocks (or blocks into text)."""
+        return not (
+            self.calls
+            or self.invalid
+            or self.has_text
+            or type(self.content) is str
+            or (type(content) is str and self.content)
+        )
+
+    def add_text(
+        self, content: str | list[Block], msg_id: str | None, meta: dict[str, Any]
+    ) -> None:
+        """An assistant message item's content, id and other fields joining this message."""
+        self.id = msg_id
+        self.has_text = True
+        self.metadata.update(meta)
+        if type(content) is str:
+            self.content = content
+        else:
+            self.content.extend(content)  # type: ignore[union-attr]
+
     def build(self) -> Message:
         content = self.content if type(self.content) is str else tuple(self.content)
         return Message(
@@ -196,22 +220,9 @@ class ItemReader:
         if content == "":
             # An empty assistant message only marks where one turn ends and the next begins.
             return self._open(new=True)
-        if (
-            group is None
-            or group.calls
-            or group.invalid
-            or group.has_text
-            or type(group.content) is str
-            or (type(content) is str and group.content)
-        ):
+        if group is None or not group.takes_text(content):
             group = self._open(new=True)
-        group.id = msg_id
-        group.has_text = True
-        group.metadata.update(meta)
-        if type(content) is str:
-            group.content = content
-        else:
-            group.content.extend(content)  # type: ignore[union-attr]
+        group.add_text(content, msg_id, meta)
         return group
 
 
