@@ -26,6 +26,7 @@ from ..shared.json_checks import (
     want_list,
     want_str,
 )
+from . import quick
 from .content import (
     EMPTY_KEY,
     JSON_KEY,
@@ -45,8 +46,11 @@ _ERROR_OUTCOMES = frozenset({"failed"})
 _KEPT_PARTS = frozenset({"compaction"})
 
 
-def read(value: Any, ctx: Context) -> list[Conversation]:
-    """Conversations of a pydantic-ai history (a JSON list, JSONL records, or lists of them)."""
+def read(value: Any, ctx: Context, *, quick: bool = True) -> list[Conversation]:
+    """Conversations of a pydantic-ai history (a JSON list, JSONL records, or lists of them).
+
+    ``quick=False`` reads every item carefully (the quick path's tests compare the two).
+    """
     if isinstance(value, dict):
         value = [value]
     items = want_list(value, "a pydantic-ai message history", ctx, "$")
@@ -54,20 +58,30 @@ def read(value: Any, ctx: Context) -> list[Conversation]:
         out = []
         for i, history in enumerate(items):
             sub, path = record_context(ctx, i)
-            out.append(_Reader(sub).history(history, path, top=False))
+            out.append(_Reader(sub, quick).history(history, path, top=False))
         return out
-    return [_Reader(ctx).history(items, "$", top=True)]
+    return [_Reader(ctx, quick).history(items, "$", top=True)]
 
 
 class _Reader:
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, quick: bool) -> None:
         self.ctx = ctx
+        self.quick = quick
         self.warned: set[str] = set()
 
     def history(self, items: list[Any], path: str, *, top: bool) -> Conversation:
         messages: list[Message] = []
         base = self.ctx
         for i, item in enumerate(items):
+            if self.quick and type(item) is dict and type(parts := item.get("parts")) is list:
+                kind = item.get("kind")
+                if kind == "request" and (request := quick.request(item, parts)) is not None:
+                    messages.extend(request)
+                    continue
+                if kind == "response" and (response := quick.response(item, parts)) is not None:
+                    messages.append(response)
+                    continue
+            # anything the quick path cannot vouch for: read (and checked) carefully
             if top:
                 self.ctx, sub = record_context(base, i)
             else:
