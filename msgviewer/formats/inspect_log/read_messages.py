@@ -27,6 +27,7 @@ from ...core.blocks import (
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ..base import Context
 from ..shared.json_checks import json_type
+from . import quick
 
 ATTACHMENT = "attachment://"
 ROLES = ("system", "user", "assistant", "tool")
@@ -42,8 +43,11 @@ _MANAGED = {
 class Reader:
     """Reads the messages of one sample (its attachments resolve ``attachment://`` text)."""
 
-    def __init__(self, ctx: Context, attachments: Any, usage_by_id: dict[str, Any]) -> None:
+    def __init__(
+        self, ctx: Context, attachments: Any, usage_by_id: dict[str, Any], *, quick: bool = True
+    ) -> None:
         self.ctx = ctx
+        self.quick = quick
         self.attachments = attachments if isinstance(attachments, dict) else {}
         self.usage_by_id = usage_by_id
         # The attachments the messages refer to, in order of first use: the writer puts back a
@@ -72,6 +76,17 @@ class Reader:
         return value
 
     # -- messages ---------------------------------------------------------------------
+
+    def messages(self, raw: list[Any], path: str) -> tuple[Message, ...]:
+        """The messages of a sample: the common shapes the quick way, the rest carefully."""
+        if not self.quick:
+            return tuple(self.message(m, f"{path}[{j}]") for j, m in enumerate(raw))
+        quick_message = quick.message
+        out = []
+        for j, m in enumerate(raw):
+            message = quick_message(m, self)
+            out.append(message if message is not None else self.message(m, f"{path}[{j}]"))
+        return tuple(out)
 
     def message(self, m: Any, path: str) -> Message:
         ctx = self.ctx
