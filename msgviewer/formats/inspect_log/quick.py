@@ -7,7 +7,8 @@ that is a string or a list of text and (not redacted) reasoning items, an assist
 ``tool_call_id`` and ``function`` strings. It returns None for anything else, and the careful
 reader (``read_messages.Reader.message``) takes the message: it says what is wrong and reads
 the rarer shapes. For the shapes handled here the two give equal messages, and resolve
-``attachment://`` references in the same order.
+``attachment://`` references in the same order (and, like it, only for a sample that has
+attachments: the check costs a call on every text).
 """
 
 from __future__ import annotations
@@ -133,7 +134,7 @@ def _tool_calls(raw: Any) -> tuple[ToolCall, ...] | None:
 def _content(content: Any, reader: Reader) -> str | tuple[Block, ...] | None:
     """String content, or a list of text and reasoning items; None for anything else."""
     if type(content) is str:
-        return reader.resolve(content)
+        return reader.resolve(content) if reader.attachments else content
     if type(content) is not list:
         return None
     blocks: list[Block] = []
@@ -145,7 +146,9 @@ def _content(content: Any, reader: Reader) -> str | tuple[Block, ...] | None:
             text = item.get("text")
             if type(text) is not str or isinstance(item.get("citations"), list):
                 return None  # (citations: read into blocks of their own by the careful reader)
-            blocks.append(_text(reader.resolve(text), (), _rest(item, _TEXT_FIELDS)))
+            if reader.attachments:
+                text = reader.resolve(text)
+            blocks.append(_text(text, (), _rest(item, _TEXT_FIELDS)))
         elif kind == "reasoning" and (block := _thinking(item, reader)) is not None:
             blocks.append(block)
         else:
@@ -165,7 +168,9 @@ def _thinking(item: dict[str, Any], reader: Reader) -> ReasoningBlock | None:
         extra = _rest(item, _SIGNED_REASONING_FIELDS)
     else:
         return None
-    return _reasoning(reader.resolve(text), signature, False, None, extra)
+    if reader.attachments:
+        text = reader.resolve(text)
+    return _reasoning(text, signature, False, None, extra)
 
 
 _REASONING_FIELDS = frozenset({"type", "reasoning"})

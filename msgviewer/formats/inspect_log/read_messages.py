@@ -82,11 +82,15 @@ class Reader:
         if not self.quick:
             return tuple(self.message(m, f"{path}[{j}]") for j, m in enumerate(raw))
         quick_message = quick.message
-        out = []
-        for j, m in enumerate(raw):
-            message = quick_message(m, self)
-            out.append(message if message is not None else self.message(m, f"{path}[{j}]"))
-        return tuple(out)
+        return tuple(
+            [
+                message
+                if (message := quick_message(m, self)) is not None
+                # anything the quick path cannot vouch for: read (and checked) carefully
+                else self.message(m, f"{path}[{j}]")
+                for j, m in enumerate(raw)
+            ]
+        )
 
     def message(self, m: Any, path: str) -> Message:
         ctx = self.ctx

@@ -51,6 +51,18 @@ def _rest(part: dict[str, Any], skip: frozenset[str]) -> dict[str, Any]:
     return rest
 
 
+def messages(item: Any) -> list[Message] | None:
+    """The messages of a request or a response of the common shapes; None for anything else."""
+    if type(item) is not dict or type(parts := item.get("parts")) is not list:
+        return None
+    kind = item.get("kind")
+    if kind == "request":
+        return request(item, parts)
+    if kind == "response" and (message := response(item, parts)) is not None:
+        return [message]
+    return None
+
+
 def request(item: dict[str, Any], parts: list[Any]) -> list[Message] | None:
     """A request's messages, one per part; None unless every part has a common shape."""
     if not parts:

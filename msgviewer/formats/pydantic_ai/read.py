@@ -72,15 +72,11 @@ class _Reader:
     def history(self, items: list[Any], path: str, *, top: bool) -> Conversation:
         messages: list[Message] = []
         base = self.ctx
+        read_quickly = quick.messages if self.quick else _not_quickly
         for i, item in enumerate(items):
-            if self.quick and type(item) is dict and type(parts := item.get("parts")) is list:
-                kind = item.get("kind")
-                if kind == "request" and (request := quick.request(item, parts)) is not None:
-                    messages.extend(request)
-                    continue
-                if kind == "response" and (response := quick.response(item, parts)) is not None:
-                    messages.append(response)
-                    continue
+            if (read := read_quickly(item)) is not None:
+                messages.extend(read)
+                continue
             # anything the quick path cannot vouch for: read (and checked) carefully
             if top:
                 self.ctx, sub = record_context(base, i)
@@ -305,6 +301,10 @@ class _Reader:
         if kind not in self.warned:
             self.warned.add(kind)
             self.ctx.warn(what, path)
+
+
+def _not_quickly(item: Any) -> None:
+    """Leaves every item to the careful reader."""
 
 
 def _meta(part: dict[str, Any], skip: tuple[str, ...]) -> dict[str, Any]:
