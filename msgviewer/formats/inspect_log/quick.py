@@ -36,6 +36,8 @@ _MADE_FROM = {
     "assistant": frozenset({"id", "content", "role", "tool_calls", "model"}),
     "tool": frozenset({"id", "content", "role", "tool_call_id", "function"}),
 }
+# role -> the code's own string for it: every message shares one object, not the file's copy
+_ROLES = {role: role for role in _MADE_FROM}
 _TEXT_FIELDS = frozenset({"type", "text"})
 _CALL_FIELDS = frozenset({"id", "function", "arguments"})
 
@@ -57,7 +59,7 @@ def message(m: Any, reader: Reader) -> Message | None:
         return None
     role = m.get("role")
     msg_id = m.get("id")
-    if type(role) is not str or role not in _MADE_FROM:
+    if type(role) is not str or (role := _ROLES.get(role)) is None:
         return None
     if not ((msg_id is None and "id" not in m) or type(msg_id) is str):
         return None  # (an explicit null id is kept in metadata by the careful reader)

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from msgviewer.core.message import ROLES as ROLE_NAMES
 from msgviewer.formats import dumps
 from msgviewer.formats.base import Context
 from msgviewer.formats.inspect_log import quick
@@ -22,6 +23,7 @@ from msgviewer.formats.inspect_log.log import read, read_eval
 from msgviewer.formats.inspect_log.read_messages import Reader
 
 ROOT = Path(__file__).resolve().parents[3]
+ROLES = {role: role for role in ROLE_NAMES}
 CORPUS = ROOT.parent / "shared" / "corpus" / "inspect"
 
 
@@ -57,6 +59,8 @@ def assert_same_reading(value: Any) -> None:
     want, want_warnings = _outcome(value, quick_path=False)
     assert got == want
     assert got_warnings == want_warnings
+    if isinstance(got, list):  # a role is the one string for it (not one per message)
+        assert all(m.role is ROLES[m.role] for c in got for m in c.messages)
     if isinstance(got, list) and got:
         assert _key_orders(got) == _key_orders(want)
         assert dumps(got, format="inspect") == dumps(want, format="inspect")

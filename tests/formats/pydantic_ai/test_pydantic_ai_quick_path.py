@@ -15,12 +15,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from msgviewer.core.message import ROLES as ROLE_NAMES
 from msgviewer.formats import dumps
 from msgviewer.formats.base import Context
 from msgviewer.formats.pydantic_ai import quick
 from msgviewer.formats.pydantic_ai.read import read
 
 ROOT = Path(__file__).resolve().parents[3]
+ROLES = {role: role for role in ROLE_NAMES}
 CORPUS = ROOT.parent / "shared" / "corpus" / "pydantic-ai"
 TS = "2025-11-21T10:00:00Z"
 
@@ -50,6 +52,8 @@ def assert_same_reading(value: Any) -> None:
     want, want_warnings = _outcome(value, quick_path=False)
     assert got == want
     assert got_warnings == want_warnings
+    if isinstance(got, list):  # a role is the one string for it (not one per message)
+        assert all(m.role is ROLES[m.role] for c in got for m in c.messages)
     if isinstance(got, list):
         assert _key_orders(got) == _key_orders(want)
         for mine, theirs in zip(got, want, strict=True):
