@@ -155,7 +155,10 @@ def response(item: dict[str, Any], parts: list[Any]) -> Message | None:
     content: str | tuple[Block, ...] = tuple(blocks)
     if len(blocks) == 1 and type(blocks[0]) is TextBlock and not blocks[0].extra:
         content = blocks[0].text
-    metadata = {k: v for k, v in item.items() if k not in _NOT_RESPONSE_FIELDS and v is not None}
+    metadata = {}
+    for k, v in item.items():  # (a plain loop: a comprehension is a call more)
+        if v is not None and k not in _NOT_RESPONSE_FIELDS:
+            metadata[k] = v
     return _message(
         "assistant", content, None, None, None, False, tuple(calls), (), usage, metadata, (), {}
     )
@@ -196,12 +199,8 @@ def _read_usage(raw: Any) -> Usage | None:
     if type(details) is not dict:
         return None
     reasoning = details.get("reasoning_tokens") or 0
-    if (
-        type(inp) is not int
-        or type(out) is not int
-        or type(cache_read) is not int
-        or type(cache_write) is not int
-        or type(reasoning) is not int
+    if not (
+        type(inp) is type(out) is type(cache_read) is type(cache_write) is type(reasoning) is int
     ):
         return None
     return _usage(inp, out, inp + out, cache_read, cache_write, reasoning, raw)
