@@ -44,10 +44,15 @@ class Reader:
     """Reads the messages of one sample (its attachments resolve ``attachment://`` text)."""
 
     def __init__(
-        self, ctx: Context, attachments: Any, usage_by_id: dict[str, Any], *, quick: bool = True
+        self,
+        ctx: Context,
+        attachments: Any,
+        usage_by_id: dict[str, Any],
+        *,
+        quick_path: bool = True,
     ) -> None:
         self.ctx = ctx
-        self.quick = quick
+        self.quick_path = quick_path
         self.attachments = attachments if isinstance(attachments, dict) else {}
         self.usage_by_id = usage_by_id
         # The attachments the messages refer to, in order of first use: the writer puts back a
@@ -79,7 +84,7 @@ class Reader:
 
     def messages(self, raw: list[Any], path: str) -> tuple[Message, ...]:
         """The messages of a sample: the common shapes the quick way, the rest carefully."""
-        if not self.quick:
+        if not self.quick_path:
             return tuple(self.message(m, f"{path}[{j}]") for j, m in enumerate(raw))
         quick_message = quick.message
         return tuple(

@@ -46,10 +46,10 @@ _ERROR_OUTCOMES = frozenset({"failed"})
 _KEPT_PARTS = frozenset({"compaction"})
 
 
-def read(value: Any, ctx: Context, *, quick: bool = True) -> list[Conversation]:
+def read(value: Any, ctx: Context, *, quick_path: bool = True) -> list[Conversation]:
     """Conversations of a pydantic-ai history (a JSON list, JSONL records, or lists of them).
 
-    ``quick=False`` reads every item carefully (the quick path's tests compare the two).
+    ``quick_path=False`` reads every item carefully (the quick path's tests compare the two).
     """
     if isinstance(value, dict):
         value = [value]
@@ -58,21 +58,21 @@ def read(value: Any, ctx: Context, *, quick: bool = True) -> list[Conversation]:
         out = []
         for i, history in enumerate(items):
             sub, path = record_context(ctx, i)
-            out.append(_Reader(sub, quick).history(history, path, top=False))
+            out.append(_Reader(sub, quick_path).history(history, path, top=False))
         return out
-    return [_Reader(ctx, quick).history(items, "$", top=True)]
+    return [_Reader(ctx, quick_path).history(items, "$", top=True)]
 
 
 class _Reader:
-    def __init__(self, ctx: Context, quick: bool) -> None:
+    def __init__(self, ctx: Context, quick_path: bool) -> None:
         self.ctx = ctx
-        self.quick = quick
+        self.quick_path = quick_path
         self.warned: set[str] = set()
 
     def history(self, items: list[Any], path: str, *, top: bool) -> Conversation:
         messages: list[Message] = []
         base = self.ctx
-        read_quickly = quick.messages if self.quick else _not_quickly
+        read_quickly = quick.messages if self.quick_path else _not_quickly
         for i, item in enumerate(items):
             if (read := read_quickly(item)) is not None:
                 messages.extend(read)

@@ -35,9 +35,9 @@ def _outcome(value: Any, *, quick_path: bool) -> tuple[Any, ...]:
         ctx = Context(file="log.json")
         try:
             if isinstance(value, bytes):
-                result: Any = read_eval(value, ctx, quick=quick_path)
+                result: Any = read_eval(value, ctx, quick_path=quick_path)
             else:
-                result = read(copy.deepcopy(value), ctx, quick=quick_path)
+                result = read(copy.deepcopy(value), ctx, quick_path=quick_path)
         except Exception as exc:  # the careful reader's errors, and any the quick path adds
             result = (type(exc).__name__, str(exc), getattr(exc, "path", None))
     return result, [str(w.message) for w in caught]

@@ -32,7 +32,7 @@ def _outcome(value: Any, *, quick_path: bool) -> tuple[Any, ...]:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            result: Any = read(copy.deepcopy(value), Context(file="h.json"), quick=quick_path)
+            result: Any = read(copy.deepcopy(value), Context(file="h.json"), quick_path=quick_path)
         except Exception as exc:  # the careful reader's errors, and any the quick path adds
             result = (type(exc).__name__, str(exc), getattr(exc, "path", None))
     return result, [str(w.message) for w in caught]
