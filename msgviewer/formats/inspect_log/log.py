@@ -128,8 +128,11 @@ def _event_usage(events: Any) -> dict[str, Usage]:
     return out
 
 
-def read(value: Any, ctx: Context) -> list[Conversation]:
-    """The samples of an eval log, one conversation each (a log without samples gives none)."""
+def read(value: Any, ctx: Context, *, quick_path: bool = True) -> list[Conversation]:
+    """The samples of an eval log, one conversation each (a log without samples gives none).
+
+    ``quick_path=False`` reads every message carefully (the quick path's tests compare the two).
+    """
     if not sniff(value):
         raise ctx.error('not an Inspect eval log: expected an object with an "eval" object')
     samples = value.get("samples")
@@ -142,7 +145,7 @@ def read(value: Any, ctx: Context) -> list[Conversation]:
     where = {"samples_at": keys.index("samples") if "samples" in value else len(keys)}
     log_usage = _log_usage(log, ctx)
     return [
-        _read_sample(s, f"$.samples[{i}]", log, where, log_usage, ctx)
+        _read_sample(s, f"$.samples[{i}]", log, where, log_usage, ctx, quick_path)
         for i, s in enumerate(samples)
     ]
 
@@ -154,7 +157,7 @@ def _log_usage(log: dict[str, Any], ctx: Context) -> dict[str, Usage]:
     )
 
 
-def read_eval(data: bytes, ctx: Context) -> list[Conversation]:
+def read_eval(data: bytes, ctx: Context, *, quick_path: bool = True) -> list[Conversation]:
     """The samples of a zipped ``.eval`` log, as the JSON reader gives them for the same log."""
     log, samples, kept = eval_zip.read_archive(data, ctx)
     head = kept["head"]
@@ -165,7 +168,7 @@ def read_eval(data: bytes, ctx: Context) -> list[Conversation]:
     out = []
     for member, sample in samples:
         try:
-            conv = _read_sample(sample, "$", log, {}, log_usage, ctx)
+            conv = _read_sample(sample, "$", log, {}, log_usage, ctx, quick_path)
         except FormatError as exc:
             raise eval_zip.located(exc, member) from None
         conv.metadata[FORMAT_NAME].update(eval=kept, member=member)
@@ -180,14 +183,17 @@ def _read_sample(
     where: dict[str, int],
     log_usage: dict[str, Usage],
     ctx: Context,
+    quick_path: bool,
 ) -> Conversation:
     if not isinstance(sample, dict):
         raise ctx.error("a sample must be an object", path)
     raw_messages = sample.get("messages")
     if not isinstance(raw_messages, list):
         raise ctx.error("a sample needs a messages array", f"{path}.messages")
-    reader = Reader(ctx, sample.get("attachments"), _event_usage(sample.get("events")))
-    messages = tuple(reader.message(m, f"{path}.messages[{j}]") for j, m in enumerate(raw_messages))
+    reader = Reader(
+        ctx, sample.get("attachments"), _event_usage(sample.get("events")), quick_path=quick_path
+    )
+    messages = reader.messages(raw_messages, f"{path}.messages")
     usage = _model_usage(sample.get("model_usage"), ctx, f"{path}.model_usage")
     scope = "sample"
     if not usage:

@@ -27,6 +27,7 @@ from ...core.blocks import (
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ..base import Context
 from ..shared.json_checks import json_type
+from . import quick
 
 ATTACHMENT = "attachment://"
 ROLES = ("system", "user", "assistant", "tool")
@@ -42,8 +43,16 @@ _MANAGED = {
 class Reader:
     """Reads the messages of one sample (its attachments resolve ``attachment://`` text)."""
 
-    def __init__(self, ctx: Context, attachments: Any, usage_by_id: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        ctx: Context,
+        attachments: Any,
+        usage_by_id: dict[str, Any],
+        *,
+        quick_path: bool = True,
+    ) -> None:
         self.ctx = ctx
+        self.quick_path = quick_path
         self.attachments = attachments if isinstance(attachments, dict) else {}
         self.usage_by_id = usage_by_id
         # The attachments the messages refer to, in order of first use: the writer puts back a
@@ -72,6 +81,21 @@ class Reader:
         return value
 
     # -- messages ---------------------------------------------------------------------
+
+    def messages(self, raw: list[Any], path: str) -> tuple[Message, ...]:
+        """The messages of a sample: the common shapes the quick way, the rest carefully."""
+        if not self.quick_path:
+            return tuple(self.message(m, f"{path}[{j}]") for j, m in enumerate(raw))
+        quick_message = quick.message
+        return tuple(
+            [
+                message
+                if (message := quick_message(m, self)) is not None
+                # anything the quick path cannot vouch for: read (and checked) carefully
+                else self.message(m, f"{path}[{j}]")
+                for j, m in enumerate(raw)
+            ]
+        )
 
     def message(self, m: Any, path: str) -> Message:
         ctx = self.ctx

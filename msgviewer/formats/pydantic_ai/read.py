@@ -26,6 +26,7 @@ from ..shared.json_checks import (
     want_list,
     want_str,
 )
+from . import quick
 from .content import (
     EMPTY_KEY,
     JSON_KEY,
@@ -45,8 +46,11 @@ _ERROR_OUTCOMES = frozenset({"failed"})
 _KEPT_PARTS = frozenset({"compaction"})
 
 
-def read(value: Any, ctx: Context) -> list[Conversation]:
-    """Conversations of a pydantic-ai history (a JSON list, JSONL records, or lists of them)."""
+def read(value: Any, ctx: Context, *, quick_path: bool = True) -> list[Conversation]:
+    """Conversations of a pydantic-ai history (a JSON list, JSONL records, or lists of them).
+
+    ``quick_path=False`` reads every item carefully (the quick path's tests compare the two).
+    """
     if isinstance(value, dict):
         value = [value]
     items = want_list(value, "a pydantic-ai message history", ctx, "$")
@@ -54,20 +58,26 @@ def read(value: Any, ctx: Context) -> list[Conversation]:
         out = []
         for i, history in enumerate(items):
             sub, path = record_context(ctx, i)
-            out.append(_Reader(sub).history(history, path, top=False))
+            out.append(_Reader(sub, quick_path).history(history, path, top=False))
         return out
-    return [_Reader(ctx).history(items, "$", top=True)]
+    return [_Reader(ctx, quick_path).history(items, "$", top=True)]
 
 
 class _Reader:
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, quick_path: bool) -> None:
         self.ctx = ctx
+        self.quick_path = quick_path
         self.warned: set[str] = set()
 
     def history(self, items: list[Any], path: str, *, top: bool) -> Conversation:
         messages: list[Message] = []
         base = self.ctx
+        read_quickly = quick.messages if self.quick_path else _not_quickly
         for i, item in enumerate(items):
+            if (read := read_quickly(item)) is not None:
+                messages.extend(read)
+                continue
+            # anything the quick path cannot vouch for: read (and checked) carefully
             if top:
                 self.ctx, sub = record_context(base, i)
             else:
@@ -291,6 +301,10 @@ class _Reader:
         if kind not in self.warned:
             self.warned.add(kind)
             self.ctx.warn(what, path)
+
+
+def _not_quickly(item: Any) -> None:
+    """Leaves every item to the careful reader."""
 
 
 def _meta(part: dict[str, Any], skip: tuple[str, ...]) -> dict[str, Any]:
