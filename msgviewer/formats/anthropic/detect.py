@@ -45,9 +45,9 @@ def _messages_look_anthropic(messages: list[Any], *, need_blocks: bool) -> bool:
             return False
         if "tool_calls" in m or "tool_call_id" in m:
             return False
-        content = m.get("content")
-        if not found and isinstance(content, list):
-            found = any(_is_anthropic_block(b) for b in content)
+        if not found:  # (once found, only roles and fields: this walks every message)
+            content = m.get("content")
+            found = isinstance(content, list) and any(_is_anthropic_block(b) for b in content)
     return found
 
 

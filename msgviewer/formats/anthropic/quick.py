@@ -43,31 +43,31 @@ def read_messages(
             if role == "user" or role == "assistant":
                 role = "assistant" if role == "assistant" else "user"  # the code's own strings
                 if type(content) is str:
-                    append(_plain(role, content, ()))
+                    append(_plain(role, content))
                     continue
                 if type(content) is list:
-                    where = f"{path}[{i}].content"
-                    append(_plain(role, *_content(content, role == "assistant", reader, where)))
+                    append(_with_blocks(role, content, reader, f"{path}[{i}]"))
                     continue
         append(careful(m, reader, f"{path}[{i}]"))
     return out
 
 
-def _plain(role: str, content: str | tuple[Block, ...], calls: tuple[ToolCall, ...]) -> Message:
-    """A message of just a role and content (its calls taken out of the content)."""
-    return _message(role, content, None, None, None, False, calls, (), None, {}, (), {})
+def _plain(role: str, content: str) -> Message:
+    """A message of just a role and text."""
+    return _message(role, content, None, None, None, False, (), (), None, {}, (), {})
 
 
-def _content(
-    content: list[Any], calls_out: bool, reader: AnthropicReader, path: str
-) -> tuple[tuple[Block, ...], tuple[ToolCall, ...]]:
-    """``AnthropicReader.content`` of a list, the common blocks built right in the loop.
+def _with_blocks(role: str, content: list[Any], reader: AnthropicReader, path: str) -> Message:
+    """A message of a role and a list of blocks: ``AnthropicReader.content``, the common
+    blocks built right in the loop (its calls taken out when it is the assistant's).
 
     A block is built here only when it has exactly the fields named (so no ``extra``);
     ``reader.block`` reads any other, or explains the error.
     """
+    calls_out = role == "assistant"
     blocks: list[Block] = []
-    calls: list[tuple[int, ToolCall]] = []
+    calls: list[ToolCall] = []
+    call_places: list[int] = []
     pending = reader.pending
     for i, raw in enumerate(content):
         if type(raw) is dict:
@@ -78,19 +78,6 @@ def _content(
                 if n == 2 and type(text) is str:
                     blocks.append(_text(text, (), {}))
                     continue
-            elif kind == "tool_result":
-                call_id = raw.get("tool_use_id")
-                result = raw.get("content")
-                is_error = raw.get("is_error")
-                if type(call_id) is str and type(result) is str:
-                    call_id = pending.pop(call_id, call_id)
-                    if n == 3:
-                        blocks.append(_tool_result(call_id, result, False, {}))
-                        continue
-                    if n == 4 and type(is_error) is bool:
-                        extra = {} if is_error else {"is_error": False}  # written back as is
-                        blocks.append(_tool_result(call_id, result, is_error, extra))
-                        continue
             elif kind == "tool_use":
                 call_id = raw.get("id")
                 name = raw.get("name")
@@ -99,7 +86,8 @@ def _content(
                     pending[call_id] = call_id
                     name = reader.names.setdefault(name, name)
                     if calls_out:
-                        calls.append((i, _tool_call(call_id, name, args, {})))
+                        calls.append(_tool_call(call_id, name, args, {}))
+                        call_places.append(i)
                     else:
                         blocks.append(_tool_call_block(call_id, name, args, {}))
                     continue
@@ -109,13 +97,27 @@ def _content(
                 if n == 3 and type(text) is str and type(signature) is str:
                     blocks.append(_reasoning(text, signature, False, None, {}))
                     continue
-        block = reader.block(raw, f"{path}[{i}]")
+            elif kind == "tool_result":
+                call_id = raw.get("tool_use_id")
+                result = raw.get("content")
+                if type(call_id) is str and type(result) is str:
+                    call_id = pending.pop(call_id, call_id)
+                    if n == 3:
+                        blocks.append(_tool_result(call_id, result, False, {}))
+                        continue
+                    is_error = raw.get("is_error")
+                    if n == 4 and type(is_error) is bool:
+                        extra = {} if is_error else {"is_error": False}  # written back as is
+                        blocks.append(_tool_result(call_id, result, is_error, extra))
+                        continue
+        block = reader.block(raw, f"{path}.content[{i}]")
         if calls_out and type(block) is ToolCallBlock:
-            calls.append((i, ToolCall(block.id, block.name, block.args, extra=block.extra)))
+            calls.append(ToolCall(block.id, block.name, block.args, extra=block.extra))
+            call_places.append(i)
         else:
             blocks.append(block)
-    if not calls:
-        return tuple(blocks), ()
-    if calls[0][0] == len(blocks):  # the calls after every other block, in a run
-        return tuple(blocks), tuple(call for _, call in calls)
-    return tuple(blocks), place_tool_calls(content, calls)
+    if calls and call_places[0] != len(blocks):  # a call with a block after it: note its place
+        tool_calls = place_tool_calls(content, list(zip(call_places, calls, strict=True)))
+    else:
+        tool_calls = tuple(calls)
+    return _message(role, tuple(blocks), None, None, None, False, tool_calls, (), None, {}, (), {})
