@@ -27,7 +27,6 @@ _usage = builder(Usage)
 
 _GEMINI_KEYS = frozenset({"id", "type", "content", "thoughts", "tokens", "model", "toolCalls"})
 """A ``gemini`` record's fields the quick way reads (all of them known to the reader)."""
-_CALL_KEYS = ("id", "name", "args", "result")
 
 
 def read_record(record: Any, result_text: Any) -> list[Message] | None:
@@ -86,7 +85,8 @@ def _thoughts(value: Any) -> tuple[Block, ...] | None:
     for thought in value:
         if type(thought) is not dict or type(text := thought.get("description")) is not str:
             return None
-        extra = {k: v for k, v in thought.items() if k != "description"}
+        extra = dict(thought)  # (a copy less one key: quicker than a comprehension)
+        del extra["description"]
         out.append(_reasoning(text, None, False, None, extra))
     return tuple(out)
 
@@ -129,10 +129,12 @@ def _calls(value: Any, result_text: Any) -> tuple[tuple[ToolCall, ...], list[Mes
         args = call.get("args")
         if type(call_id) is not str or type(name) is not str or type(args) is not dict:
             return None
-        extra = {k: v for k, v in call.items() if k not in _CALL_KEYS}
+        extra = dict(call)  # the fields besides the four read (a copy less those: quicker)
+        del extra["id"], extra["name"], extra["args"]
+        has_result = "result" in extra
+        raw = extra.pop("result", None)
         calls.append(_call(call_id, name, args, extra))
-        if "result" in call:
-            raw = call["result"]
+        if has_result:
             text = result_text(raw, call_id, name)
             is_error = call.get("status") == "error"
             meta = {RESULT_KEY: raw}

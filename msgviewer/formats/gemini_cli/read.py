@@ -162,7 +162,7 @@ def result_text(raw: Any, call_id: str | None, name: str) -> str:
             and "id" in fr
             and "name" in fr
         ):
-            (key, text), *_ = response.items()
+            ((key, text),) = response.items()
             if key in ("output", "error") and type(text) is str:
                 return text
     if type(raw) is str:
