@@ -5,7 +5,6 @@ messages), and the format's name.
 from __future__ import annotations
 
 import re
-from itertools import repeat
 from typing import Any
 
 NAME = "anthropic"
@@ -40,42 +39,16 @@ def _is_anthropic_block(b: Any) -> bool:
 
 def _messages_look_anthropic(messages: list[Any], *, need_blocks: bool) -> bool:
     """Only user/assistant roles, and (when ``need_blocks``) an Anthropic-only block."""
-    if not need_blocks:
-        return _plain_messages(messages)
-    for i, m in enumerate(messages):
-        if not _plain_message(m):
+    found = not need_blocks
+    for m in messages:
+        if not isinstance(m, dict) or m.get("role") not in ("user", "assistant"):
+            return False
+        if "tool_calls" in m or "tool_call_id" in m:
             return False
         content = m.get("content")
-        if isinstance(content, list) and any(_is_anthropic_block(b) for b in content):
-            return _plain_messages(messages[i + 1 :])
-    return False
-
-
-def _plain_message(m: Any) -> bool:
-    """A user or assistant message without Chat Completions call fields."""
-    if not isinstance(m, dict) or m.get("role") not in ("user", "assistant"):
-        return False
-    return "tool_calls" not in m and "tool_call_id" not in m
-
-
-_ROLES = frozenset({"user", "assistant"})
-
-
-def _plain_messages(messages: list[Any]) -> bool:
-    """``_plain_message`` of every message: for a list of plain dicts (nearly every file) in
-    passes the interpreter makes in C, several times quicker over 100,000 messages."""
-    if set(map(type, messages)) <= {dict}:
-        try:
-            roles = set(map(dict.get, messages, repeat("role")))
-        except TypeError:
-            pass  # a role that cannot be hashed: the loop below says no
-        else:
-            return (
-                roles <= _ROLES
-                and not any(map(dict.__contains__, messages, repeat("tool_calls")))
-                and not any(map(dict.__contains__, messages, repeat("tool_call_id")))
-            )
-    return all(map(_plain_message, messages))
+        if not found and isinstance(content, list):
+            found = any(_is_anthropic_block(b) for b in content)
+    return found
 
 
 def tools_look_anthropic(tools: Any) -> bool:

@@ -9,11 +9,10 @@ from typing import Any
 
 import orjson
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from msgviewer import loads
-from msgviewer.formats.anthropic import detect
 from tests.formats.quick_checks import (
     as_bytes,
     assert_same_reading,
@@ -117,46 +116,3 @@ def test_a_result_shares_the_string_of_its_call_id() -> None:
     messages = [{"role": "assistant", "content": [_USE]}, {"role": "user", "content": [result]}]
     [conv] = loads(as_bytes({"system": "s", "messages": messages}), format=NAME)  # two strings
     assert conv.messages[2].content[0].tool_call_id is conv.messages[1].tool_calls[0].id
-
-
-def _looks_anthropic_before(messages: list[Any], *, need_blocks: bool) -> bool:
-    """Detection's look at the messages as it was written first: one loop over them all."""
-    found = not need_blocks
-    for m in messages:
-        if not isinstance(m, dict) or m.get("role") not in ("user", "assistant"):
-            return False
-        if "tool_calls" in m or "tool_call_id" in m:
-            return False
-        content = m.get("content")
-        if not found and isinstance(content, list):
-            found = any(detect._is_anthropic_block(b) for b in content)
-    return found
-
-
-_detect_message = st.one_of(
-    st.fixed_dictionaries(
-        {
-            "role": st.sampled_from(["user", "assistant", "system", "tool", None]),
-            "content": st.sampled_from(["hi", [_TEXT], [_USE], None]),
-        },
-        optional={
-            "tool_calls": st.just([]),
-            "tool_call_id": st.just("c1"),
-            "name": st.just("x"),
-        },
-    ),
-    st.sampled_from(["hi", 3, None, {"role": ["user"]}, {"role": {"x": 1}}, {}]),
-)
-
-
-_FOUND = {"role": "user", "content": [_USE]}
-
-
-@settings(max_examples=400, deadline=None)
-@given(st.lists(_detect_message, max_size=6), st.booleans())
-@example([_FOUND, "hi"], True)
-@example([_FOUND, {"role": "assistant", "content": "hi", "tool_calls": []}], True)
-@example([{"role": "user", "content": "hi"}, _FOUND, {"role": "system", "content": "x"}], True)
-def test_detection_looks_at_messages_as_before(messages: list[Any], need_blocks: bool) -> None:
-    before = _looks_anthropic_before(messages, need_blocks=need_blocks)
-    assert detect._messages_look_anthropic(messages, need_blocks=need_blocks) is before
