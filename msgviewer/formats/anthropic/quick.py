@@ -46,7 +46,7 @@ def read_messages(
                     append(_plain(role, content))
                     continue
                 if type(content) is list:
-                    append(_with_blocks(role, content, reader, f"{path}[{i}]"))
+                    append(_with_blocks(role, content, reader, path, i))
                     continue
         append(careful(m, reader, f"{path}[{i}]"))
     return out
@@ -57,9 +57,11 @@ def _plain(role: str, content: str) -> Message:
     return _message(role, content, None, None, None, False, (), (), None, {}, (), {})
 
 
-def _with_blocks(role: str, content: list[Any], reader: AnthropicReader, path: str) -> Message:
-    """A message of a role and a list of blocks: ``AnthropicReader.content``, the common
-    blocks built right in the loop (its calls taken out when it is the assistant's).
+def _with_blocks(
+    role: str, content: list[Any], reader: AnthropicReader, path: str, index: int
+) -> Message:
+    """Message ``index`` of ``path``, of a role and a list of blocks: ``AnthropicReader.content``,
+    the common blocks built right in the loop (its calls taken out when it is the assistant's).
 
     A block is built here only when it has exactly the fields named (so no ``extra``);
     ``reader.block`` reads any other, or explains the error.
@@ -110,7 +112,7 @@ def _with_blocks(role: str, content: list[Any], reader: AnthropicReader, path: s
                         extra = {} if is_error else {"is_error": False}  # written back as is
                         blocks.append(_tool_result(call_id, result, is_error, extra))
                         continue
-        block = reader.block(raw, f"{path}.content[{i}]")
+        block = reader.block(raw, f"{path}[{index}].content[{i}]")  # (paths made only here)
         if calls_out and type(block) is ToolCallBlock:
             calls.append(ToolCall(block.id, block.name, block.args, extra=block.extra))
             call_places.append(i)
