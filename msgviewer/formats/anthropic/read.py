@@ -8,6 +8,7 @@ from ...core._frozen import builder
 from ...core.message import Message
 from ..base import Context, Conversation
 from .detect import NAME
+from .quick import read_messages
 from .read_content import AnthropicReader, read_usage
 
 _message = builder(Message)  # for the roles and content read below: already canonical
@@ -47,7 +48,7 @@ def read(value: Any, ctx: Context) -> list[Conversation]:
     """A request body, a response, or a list of messages -> one conversation."""
     reader = AnthropicReader(ctx)
     if isinstance(value, list):
-        messages = [read_message(m, reader, f"$[{i}]") for i, m in enumerate(value)]
+        messages = read_messages(value, reader, "$", read_message)
         return [Conversation(tuple(messages), NAME)]
     if not isinstance(value, dict):
         raise ctx.error("not an Anthropic request body or response")
@@ -63,6 +64,6 @@ def read(value: Any, ctx: Context) -> list[Conversation]:
             raise ctx.error("system must be a string or an array of text blocks", "$.system")
         content, _ = reader.content(system, "$.system", calls_out=False)
         out.append(Message("system", content))
-    out.extend(read_message(m, reader, f"$.messages[{i}]") for i, m in enumerate(raw))
+    out.extend(read_messages(raw, reader, "$.messages", read_message))
     meta = {k: v for k, v in value.items() if k != "messages" and (k != "system" or v is None)}
     return [Conversation(tuple(out), NAME, meta)]

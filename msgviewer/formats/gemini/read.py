@@ -24,6 +24,7 @@ from .parts import (
     response_content,
     uses_snake,
 )
+from .quick import read_contents
 
 
 class _Reader:
@@ -126,10 +127,7 @@ def _as_block(call: ToolCall) -> Block:
 def _read_contents(contents: Any, reader: _Reader, path: str) -> list[Message]:
     if not isinstance(contents, list):
         raise reader.ctx.error("contents must be an array", path)
-    out: list[Message] = []
-    for i, c in enumerate(contents):
-        out.extend(reader.content(c, i, f"{path}[{i}]"))
-    return out
+    return read_contents(contents, reader, path)
 
 
 def _read_response(value: dict[str, Any], reader: _Reader, info: dict[str, Any]) -> Conversation:

@@ -11,6 +11,7 @@ from ...core.usage import Usage
 from ..base import Context, Conversation
 from ..shared.json_checks import want_dict, want_int, want_list, want_str
 from .detect import NAME, NOTE_TYPES, PARTS_KEY, RECORD_TYPES, RESULT_KEY, TYPE_KEY
+from .quick import read_record
 
 _THOUGHT_TEXT = "description"
 _CALL_KEYS = ("id", "name", "args", "result")
@@ -22,7 +23,8 @@ def read(value: Any, ctx: Context) -> list[Conversation]:
     records = want_list(session.get("messages"), "messages", ctx, "$.messages")
     messages: list[Message] = []
     for i, record in enumerate(records):
-        messages.extend(_record(record, ctx, f"$.messages[{i}]"))
+        quick = read_record(record, result_text)
+        messages.extend(quick if quick is not None else _record(record, ctx, f"$.messages[{i}]"))
     metadata = {k: v for k, v in session.items() if k != "messages"}
     title = session.get("summary") if isinstance(session.get("summary"), str) else None
     return [Conversation(tuple(messages), NAME, metadata, title=title)]
@@ -146,18 +148,21 @@ def _result(call: dict[str, Any], call_id: str | None, name: str, ctx: Context, 
 def result_text(raw: Any, call_id: str | None, name: str) -> str:
     """What a call's ``result`` says: the ``output`` (or ``error``) of its one
     ``functionResponse`` for this call, else the result as JSON text."""
-    parts = raw if isinstance(raw, list) else [raw]
-    if len(parts) == 1 and isinstance(parts[0], dict) and set(parts[0]) == {"functionResponse"}:
-        fr = parts[0]["functionResponse"]
+    part = raw[0] if isinstance(raw, list) and len(raw) == 1 else raw
+    if isinstance(part, dict) and len(part) == 1 and "functionResponse" in part:
+        fr = part["functionResponse"]
         response = fr.get("response") if isinstance(fr, dict) else None
+        # (with "response" present, three keys two of which match are the three named)
         if (
             isinstance(response, dict)
             and len(response) == 1
+            and len(fr) == 3
             and fr.get("id") == call_id
             and fr.get("name") == name
-            and set(fr) == {"id", "name", "response"}
+            and "id" in fr
+            and "name" in fr
         ):
-            (key, text), *_ = response.items()
+            ((key, text),) = response.items()
             if key in ("output", "error") and type(text) is str:
                 return text
     if type(raw) is str:
