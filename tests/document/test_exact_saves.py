@@ -17,10 +17,10 @@ from msgviewer import Document
 from msgviewer.cli import main
 from msgviewer.core.blocks import TextBlock
 from msgviewer.document import FileChangedError
+from tests.corpus import CORPUS
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "msgviewer" / "samples"
-CORPUS = Path("/work/shared/corpus")
 MARK = " EDITED"
 
 

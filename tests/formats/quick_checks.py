@@ -21,8 +21,7 @@ from hypothesis import strategies as st
 from bench.generate import generate
 from msgviewer import LossyConversionWarning, dumps, loads
 from msgviewer.core.errors import MsgviewerError
-
-CORPUS = Path("/work/shared/corpus")
+from tests.corpus import CORPUS
 
 Reading = tuple[str, list[str], bytes | None]
 """What a reading gave: the conversations' repr (or the error), the warnings, what writing

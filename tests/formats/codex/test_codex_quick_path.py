@@ -20,10 +20,11 @@ from msgviewer.formats import FormatError, dumps, load
 from msgviewer.formats.base import Context
 from msgviewer.formats.codex.read import Rollout, read, read_carefully
 from msgviewer.formats.io import parse
+from tests.corpus import CORPUS as ALL_CORPUS
 
 from ..format_checks import SAMPLES
 
-CORPUS = Path("/work/shared/corpus/codex")
+CORPUS = ALL_CORPUS / "codex"
 SAMPLE = SAMPLES / "codex-rollout.jsonl"
 _FILE = "rollout.jsonl"
 

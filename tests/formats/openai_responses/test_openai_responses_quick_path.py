@@ -19,9 +19,10 @@ from bench.generate import generate
 from msgviewer.formats import FormatError, dumps, loads
 from msgviewer.formats.base import Context
 from msgviewer.formats.openai_responses.read_items import ItemReader
+from tests.corpus import CORPUS as ALL_CORPUS
 
 NAME = "openai-responses"
-CORPUS = Path("/work/shared/corpus") / NAME
+CORPUS = ALL_CORPUS / NAME
 read_module = importlib.import_module("msgviewer.formats.openai_responses.read")
 
 

@@ -23,8 +23,9 @@ from msgviewer.formats.io import parse
 from msgviewer.formats.sharegpt import fast
 from msgviewer.formats.sharegpt.calls import split_parallel
 from msgviewer.formats.sharegpt.read import read
+from tests.corpus import CORPUS as ALL_CORPUS
 
-CORPUS = Path("/work/shared/corpus/sharegpt")
+CORPUS = ALL_CORPUS / "sharegpt"
 READ_MODULE = importlib.import_module("msgviewer.formats.sharegpt.read")  # (the package's
 # ``read`` attribute is the function)
 
