@@ -1,5 +1,5 @@
-"""``has_long_numbers`` (whether a text may hold an integer past 64 bits) looks at one byte in
-four; it must say what a search of every byte says, wherever the run of digits falls."""
+"""``has_long_numbers`` (whether a text may hold an integer past 64 bits) looks at a large text
+in pieces; it must say what a search of the whole says, wherever the run of digits falls."""
 
 from __future__ import annotations
 
