@@ -81,12 +81,14 @@ def read_parsed(parsed: Parsed, fmt: Format) -> list[Conversation]:
                 return _located(fmt.read, records, ctx)
             out: list[Conversation] = []
             for record, line in zip(records, lines, strict=False):
-                out.extend(_located(fmt.read, record, Context(file=parsed.file, line=line)))
+                ctx = Context(file=parsed.file, line=line, owned=parsed.owned)
+                out.extend(_located(fmt.read, record, ctx))
             return out
         value = parsed.value
         if fmt.stream and not isinstance(value, list):  # a single record
-            return _located(fmt.read, [value], Context(file=parsed.file, lines=[1]))
-        return _located(fmt.read, value, Context(file=parsed.file))
+            ctx = Context(file=parsed.file, lines=[1], owned=parsed.owned)
+            return _located(fmt.read, [value], ctx)
+        return _located(fmt.read, value, Context(file=parsed.file, owned=parsed.owned))
 
 
 def _located(read: Any, value: Any, ctx: Context) -> list[Conversation]:
