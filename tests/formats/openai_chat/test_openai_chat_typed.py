@@ -450,3 +450,24 @@ def test_a_call_of_another_type_goes_to_the_careful_reader() -> None:
     _assert_as_usual(body)
     [message] = loads(body)[0].messages
     assert message.tool_calls[0].extra == {"type": "custom"}
+
+
+@pytest.mark.parametrize("as_input", [bytes, memoryview, lambda b: b.decode()])
+def test_a_file_naming_no_role_near_its_start_is_left_to_the_usual_way(
+    as_input: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another format's list (a pydantic-ai history) is not skimmed whole for messages; a
+    history whose first message names its role is still decoded loosely."""
+    from msgviewer.formats.openai_chat import typed
+
+    loosely = typed._decode_loosely
+    tried: list[bool] = []
+    monkeypatch.setattr(typed, "_decode_loosely", lambda *a: tried.append(True) or loosely(*a))
+    other = orjson.dumps([{"kind": "request", "parts": [{"part_kind": "user-prompt"}]}] * 50)
+    assert typed.decode(as_input(other), lambda sample: True) is None
+    assert not tried
+    odd = [{"role": "user", "content": "hi", "weight": 1}] + [
+        {"role": "assistant", "content": f"reply {i}"} for i in range(50)
+    ]
+    doc = typed.decode(as_input(orjson.dumps(odd)), lambda sample: True)
+    assert tried and doc is not None and len(doc) == 51 and doc[0] == odd[0]
