@@ -111,6 +111,19 @@ def mutate(data: st.DataObject, doc: Any, messages_key: str | None) -> Any:
     return doc
 
 
+def dicts_in(value: Any, out: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Every dict inside ``value`` (messages, parts, calls, usage...), outermost first."""
+    out = [] if out is None else out
+    if isinstance(value, dict):
+        out.append(value)
+        for v in value.values():
+            dicts_in(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            dicts_in(v, out)
+    return out
+
+
 def as_bytes(doc: Any) -> bytes:
     return orjson.dumps(doc)
 

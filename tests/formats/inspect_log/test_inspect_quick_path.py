@@ -21,6 +21,7 @@ from msgviewer.formats.base import Context
 from msgviewer.formats.inspect_log import quick
 from msgviewer.formats.inspect_log.log import read, read_eval
 from msgviewer.formats.inspect_log.read_messages import Reader
+from tests.formats.quick_checks import dicts_in
 
 ROOT = Path(__file__).resolve().parents[3]
 ROLES = {role: role for role in ROLE_NAMES}
@@ -145,18 +146,6 @@ def _log() -> dict[str, Any]:
     return {"version": 2, "eval": {"task": "t", "model": "gpt-5"}, "samples": [sample]}
 
 
-def _dicts(value: Any, out: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every dict inside ``value`` (messages, content items, tool calls...), outermost first."""
-    if isinstance(value, dict):
-        out.append(value)
-        for v in value.values():
-            _dicts(v, out)
-    elif isinstance(value, list):
-        for v in value:
-            _dicts(v, out)
-    return out
-
-
 _KEYS = st.sampled_from(
     ["role", "content", "id", "source", "metadata", "tool_calls", "model", "tool_call_id",
      "function", "error", "type", "text", "reasoning", "signature", "redacted", "summary",
@@ -175,7 +164,7 @@ _VALUES = st.sampled_from(
 def test_one_changed_field_reads_the_same(data: st.DataObject) -> None:
     log = _log()
     for _ in range(data.draw(st.integers(1, 3))):
-        target = data.draw(st.sampled_from(_dicts(log["samples"][0]["messages"], [])))
+        target = data.draw(st.sampled_from(dicts_in(log["samples"][0]["messages"])))
         own = st.sampled_from(sorted(target)) if target else _KEYS
         key = data.draw(st.one_of(own, own, _KEYS))  # (mostly a field the dict has)
         if data.draw(st.booleans()):

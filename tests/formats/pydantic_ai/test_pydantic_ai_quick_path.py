@@ -20,6 +20,7 @@ from msgviewer.formats import dumps
 from msgviewer.formats.base import Context
 from msgviewer.formats.pydantic_ai import quick
 from msgviewer.formats.pydantic_ai.read import read
+from tests.formats.quick_checks import dicts_in
 
 ROOT = Path(__file__).resolve().parents[3]
 ROLES = {role: role for role in ROLE_NAMES}
@@ -151,18 +152,6 @@ def _history() -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
-def _dicts(value: Any, out: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every dict inside ``value`` (items, parts, usage, args...), outermost first."""
-    if isinstance(value, dict):
-        out.append(value)
-        for v in value.values():
-            _dicts(v, out)
-    elif isinstance(value, list):
-        for v in value:
-            _dicts(v, out)
-    return out
-
-
 _KEYS = st.sampled_from(
     ["kind", "parts", "part_kind", "content", "tool_name", "tool_call_id", "args", "metadata",
      "signature", "id", "outcome", "usage", "details", "input_tokens", "output_tokens",
@@ -182,7 +171,7 @@ _VALUES = st.sampled_from(
 def test_one_changed_field_reads_the_same(data: st.DataObject) -> None:
     history = _history()
     for _ in range(data.draw(st.integers(1, 3))):
-        target = data.draw(st.sampled_from(_dicts(history, [])))
+        target = data.draw(st.sampled_from(dicts_in(history)))
         own = st.sampled_from(sorted(target)) if target else _KEYS
         key = data.draw(st.one_of(own, own, _KEYS))  # (mostly a field the dict has)
         if data.draw(st.booleans()):
