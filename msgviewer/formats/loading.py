@@ -261,14 +261,15 @@ def _fits(path: str, factor: float | None = None) -> None:
 
 
 def iter_load(
-    source: str | os.PathLike[str], *, format: str | None = None
+    source: str | os.PathLike[str] | BinaryIO, *, format: str | None = None
 ) -> Iterator[Conversation]:
     """Conversations of a file one at a time: a JSONL file of many conversations is parsed
     line by line as they are asked for, never all up front. Raises ``TooLargeError`` for a
     file that needs more memory than is free, before reading what it needs."""
     from .memory import ONE_BY_ONE_FACTOR, PEAK_FACTOR
 
-    path = os.fspath(source)
+    # (a path's size can be asked before reading; a file object or "-" is read within a bound)
+    path = os.fspath(source) if isinstance(source, (str, os.PathLike)) else "-"
     if path != "-":
         _fits(path, ONE_BY_ONE_FACTOR)
     data, name = read_bytes(source)

@@ -63,3 +63,15 @@ def test_iter_load_asks_for_what_it_holds(monkeypatch: pytest.MonkeyPatch, tmp_p
     monkeypatch.setattr(memory, "available_memory", lambda: int(SAMPLE.stat().st_size * 1.5))
     with pytest.raises(TooLargeError, match=r"openai-chat-agent\.json: too large"):
         next(iter_load(SAMPLE))  # one document: read whole
+
+
+def test_iter_load_reads_a_file_object(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file object has no size to ask about first: it is read within the usual bound."""
+    import io
+
+    from msgviewer.formats import dumps, iter_load, loads
+
+    convs = loads(SAMPLE.read_bytes())
+    monkeypatch.setattr(memory, "CHECK_FROM", 0)
+    monkeypatch.setattr(memory, "available_memory", lambda: 1)
+    assert len(list(iter_load(io.BytesIO(dumps(convs * 2, format="msgviewer"))))) == 2

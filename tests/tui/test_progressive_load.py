@@ -219,16 +219,19 @@ async def test_the_status_percent_climbs_while_the_whole_is_read(
     tmp_path: Path, small_steps: None, small_pieces: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = _write(tmp_path, "claude-code", n=80)
-    gate = threading.Event()
-    halfway = threading.Event()
-    whole_read = threading.Event()
+    gate, parsed_gate = threading.Event(), threading.Event()
+    whole_read, halfway, parsed = threading.Event(), threading.Event(), threading.Event()
 
     def slowed(read: int, size: int) -> None:
-        if read >= size:
-            whole_read.set()  # (the whole read begins; or its last piece is in)
-        elif whole_read.is_set() and read > size // 2 and not halfway.is_set():
+        if not whole_read.is_set():
+            if read >= size:
+                whole_read.set()  # the whole read begins
+        elif read > size // 2 and not halfway.is_set():
             halfway.set()  # the whole read is past half the file: wait for the test
             gate.wait(20)
+        elif read >= size and not parsed.is_set():
+            parsed.set()  # all of it is parsed, the messages are being built: wait again
+            parsed_gate.wait(20)
 
     monkeypatch.setattr(progressive, "step_hook", slowed)
     app = make_app(path)
@@ -243,6 +246,13 @@ async def test_the_status_percent_climbs_while_the_whole_is_read(
         percent = int(status.split("% ·")[0].rsplit(" ", 1)[1])
         assert screen.loading_more and 50 <= percent < 100, status
         gate.set()
+        for _ in range(500):
+            if parsed.is_set() and "building" in str(screen.query_one("#status").render()):
+                break
+            await pilot.pause(0.01)
+        status = str(screen.query_one("#status").render())
+        assert "all read, building the messages" in status and screen.loading_more, status
+        parsed_gate.set()
         await settle(pilot)
         assert not screen.loading_more
         assert "%" not in str(screen.query_one("#status").render())

@@ -104,8 +104,9 @@ class LoadingScreen(EditingScreen):
 
     def _reading(self, read: int, size: int) -> None:
         """The whole read of a progressive load got further (in the worker's thread): say so
-        once it passes the percent shown (the start it re-reads was shown already)."""
-        percent = min(99, read * 100 // size) if size else 99
+        once it passes the percent shown (the start it re-reads was shown already); at 100 the
+        file is parsed and its messages are being built."""
+        percent = read * 100 // size if size else 100
         if percent > self._read_percent:
             self._read_percent = percent
             self.app.call_from_thread(self._show_reading, percent)
@@ -118,7 +119,8 @@ class LoadingScreen(EditingScreen):
     def _reading_text(session: Session, percent: int) -> str:
         name = os.path.basename(session.path or "")
         count = fmt.plural(session.message_count, "message")
-        return f"Reading {name}: {percent}% · {count} so far, more coming…"
+        done = "all read, building the messages" if percent >= 100 else f"{percent}%"
+        return f"Reading {name}: {done} · {count} so far, more coming…"
 
     def action_interrupt(self) -> None:
         """Ctrl+C: while the files are still being read, quit (nothing can be lost yet, and a
