@@ -256,3 +256,27 @@ async def test_the_status_percent_climbs_while_the_whole_is_read(
         await settle(pilot)
         assert not screen.loading_more
         assert "%" not in str(screen.query_one("#status").render())
+
+
+def test_a_cancel_stops_the_whole_read_between_pieces(
+    tmp_path: Path, small_steps: None, small_pieces: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from msgviewer.tui.model.loader import Cancelled
+
+    path = _write(tmp_path, "claude-code", n=80)
+    size = path.stat().st_size
+    cancel = threading.Event()
+    seen: list[int] = []
+
+    def slowed(read: int, size: int) -> None:
+        seen.append(read)
+        if read < size and read > size // 4 and seen.count(size) == 1:
+            cancel.set()  # the app closes a quarter into the whole read
+
+    monkeypatch.setattr(progressive, "step_hook", slowed)
+    steps = ProgressiveLoad(str(path)).steps(cancel)
+    with pytest.raises(Cancelled):
+        for _ in steps:
+            pass
+    after = seen[seen.index(size) + 1 :]
+    assert after and max(after) < size  # stopped before the end of the file

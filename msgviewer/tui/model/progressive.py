@@ -135,6 +135,8 @@ class ProgressiveLoad:
             step_hook(size, size)
 
         def read_so_far(read: int) -> None:
+            if cancel is not None and cancel.is_set():
+                raise Cancelled  # (out of the parse: the app is closing)
             if reading is not None:
                 reading(read, size)
             if step_hook is not None:
