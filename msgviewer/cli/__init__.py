@@ -48,14 +48,16 @@ def _view_parser() -> argparse.ArgumentParser:
 
 def _browse(files: list[str]) -> list[str] | None:
     """Folders to browse: the folders given, or none (the standard places) when no file is
-    given and some standard place exists; None to open files (or the bundled sample)."""
+    given and some standard place holds a session; None to open files (or the bundled sample:
+    an empty ``~/.claude/projects`` would show an empty list)."""
     import os
 
     if files:
         return files if all(os.path.isdir(f) for f in files) else None
-    from ..sessions import standard_places
+    from ..sessions import session_files, standard_places
 
-    return [] if standard_places() else None
+    places = standard_places()
+    return [] if places and next(session_files(places), None) is not None else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

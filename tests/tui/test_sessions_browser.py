@@ -88,10 +88,15 @@ async def test_search_lists_hits_by_session_and_opens_at_the_message(home: Path)
 
 
 @pytest.mark.anyio
-async def test_no_argument_and_no_sessions_opens_the_sample(tmp_path: Path) -> None:
+async def test_no_argument_and_no_sessions_opens_the_sample(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from msgviewer.cli import _browse
 
     assert _browse([]) is None  # a clean home: the bundled sample, as before
+    (tmp_path / "home" / ".claude" / "projects").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert _browse([]) is None  # Claude Code's folder, but no session in it yet
     assert _browse([str(tmp_path)]) == [str(tmp_path)]
     app = MsgViewerApp([])
     async with app.run_test(size=SIZE) as pilot:
