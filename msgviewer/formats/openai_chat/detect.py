@@ -107,3 +107,16 @@ def sniff(value: Any) -> bool:
     if isinstance(tools, list) and any(isinstance(t, dict) and "input_schema" in t for t in tools):
         return False
     return _looks_like_messages(value.get("messages"))
+
+
+ROLE_WITHIN = 1 << 16
+"""Bytes at the start of a file in which its first message names its role, for the typed
+decoding to try it loosely (a first message holding more before its role goes the usual way)."""
+
+
+def names_a_role(data: Any) -> bool:
+    """Whether the start of JSON text (str or bytes-like) names a ``"role"``."""
+    head = data[:ROLE_WITHIN]
+    if type(head) is str:
+        return '"role"' in head
+    return b'"role"' in bytes(head)  # (a view's ``in`` would look for one byte)

@@ -33,7 +33,7 @@ from ...core.blocks import ReasoningBlock, TextBlock
 from ...core.message import Message, ToolCall
 from ..base import Context, Conversation
 from ..io import has_long_numbers
-from .detect import NAME
+from .detect import NAME, names_a_role
 from .fast import assistant_with_calls, plain, tool_call, tool_result
 from .field_order import fields_in_order
 from .read import MESSAGE_KEYS, READ_KEYS, Links, ids_in, read_message
@@ -194,7 +194,7 @@ def decode(data: Any, check: Callable[[Any], bool] | None = None) -> Document | 
     try:
         doc: Any = _decoder.decode(data)
     except msgspec.ValidationError:
-        if not _names_a_role(data):
+        if not names_a_role(data):
             return None  # (another format's file: skimming it all for messages costs ~0.1x)
         return _decode_loosely(data, check)  # (some message is off the common shapes)
     except (ValueError, TypeError, RecursionError):
@@ -207,18 +207,6 @@ def decode(data: Any, check: Callable[[Any], bool] | None = None) -> Document | 
         return None
     meta = _request_fields(data, doc)
     return None if meta is None else Body(doc.messages, meta)
-
-
-_ROLE_WITHIN = 1 << 16
-"""Bytes at the start of a file in which its first message names its role, for the loose
-decoding to be tried (a first message holding more before its role goes the usual way)."""
-
-
-def _names_a_role(data: Any) -> bool:
-    head = data[:_ROLE_WITHIN]
-    if type(head) is str:
-        return '"role"' in head
-    return b'"role"' in bytes(head)  # (a view's ``in`` would look for one byte)
 
 
 def _decode_loosely(data: Any, check: Callable[[Any], bool] | None) -> Document | None:
