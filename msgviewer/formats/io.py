@@ -7,7 +7,6 @@ import contextlib
 import json
 import mmap
 import os
-import re
 import sys
 from array import array
 from collections.abc import Callable, Iterator, Sequence
@@ -90,9 +89,6 @@ def read_buffer(source: str | os.PathLike[str] | BinaryIO) -> tuple[Buffer, str]
 # A number of 19 digits or more may not fit 64 bits (-9223372036854775809 has 19): orjson reads
 # such a number as a float or refuses it (past a double's range); the standard library reads it
 # as the integer it is.
-_LONG_DIGITS = re.compile(rb"[0-9]{19}")
-
-
 _DIGITS_AS_ZERO = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
 _LONG_RUN = b"0" * 19
 ZIP_MAGIC = b"PK\x03\x04"
@@ -106,12 +102,10 @@ def has_long_numbers(data: Buffer) -> bool:
     """Whether the text may hold an integer orjson cannot read exactly (a run of 19 digits,
     maybe inside a string: then the exact reading costs a little time and changes nothing).
 
-    Every digit mapped to "0" and the rest to spaces, then one search: several times quicker
-    than a regular expression over a large file. (Looking at one byte in four first is
-    quicker on text, but slower on hexadecimal ids, where four digits in a row of the sampled
-    bytes are common: a session log's every line has some.)"""
-    if len(data) < 4096:
-        return _LONG_DIGITS.search(data) is not None
+    Every digit mapped to "0" and the rest to spaces, then one search: quicker than a regular
+    expression at every size (2.5x on a call's arguments, 14x on 4 KB). (Looking at one byte
+    in four first is quicker on text, but slower on hexadecimal ids, where four digits in a row
+    of the sampled bytes are common: a session log's every line has some.)"""
     # In pieces that overlap by a run's length less one: no copy of a whole large file
     step, overlap = _SCAN_PIECE, len(_LONG_RUN) - 1
     for start in range(0, len(data), step):
@@ -193,7 +187,7 @@ def iter_jsonl(
         chunk = view[start:end]
         start = end + 1
         try:
-            if long_numbers and _LONG_DIGITS.search(chunk):
+            if long_numbers and has_long_numbers(chunk):
                 record = _exact_or_raise(chunk)
             else:
                 record = orjson.loads(chunk)

@@ -20,6 +20,7 @@ from ...core._frozen import builder
 from ...core.blocks import Block, ReasoningBlock, TextBlock
 from ...core.message import Message, ToolCall
 from ...core.usage import Usage
+from ..io import has_long_numbers
 from ..openai_responses.items import CLIENT_OUTPUTS
 from ..openai_responses.read_items import Draft, ItemReader
 from .events import EVENT_MESSAGES
@@ -33,9 +34,6 @@ _reasoning = builder(ReasoningBlock)
 _call = builder(ToolCall)
 _usage = builder(Usage)
 _loads = orjson.loads
-_DIGITS_AS_ZERO = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
-_LONG_RUN = b"0" * 19
-"""A run of 19 digits: what ``io.has_long_numbers`` looks for."""
 
 # role -> the code's own string for it (the object ``Message`` keeps for every message)
 _ROLES = {role: role for role in ("user", "assistant", "system", "tool")}
@@ -281,8 +279,8 @@ def _arguments(raw: str) -> dict[str, Any] | None:
         return None  # (no arguments: the careful reader keeps the text)
     try:
         encoded = raw.encode()  # (a lone surrogate, in a value given as is, cannot be)
-        if _LONG_RUN in encoded.translate(_DIGITS_AS_ZERO):
-            return None  # (``has_long_numbers``, the careful reader's test, told quicker)
+        if has_long_numbers(encoded):
+            return None  # (integers past 64 bits: the careful reader reads them exactly)
         args = _loads(encoded)
     except (ValueError, RecursionError):  # (orjson's JSONDecodeError is a ValueError)
         return None

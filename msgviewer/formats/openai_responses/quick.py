@@ -14,7 +14,6 @@ the next item is one the careful reader takes.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import orjson
@@ -23,6 +22,7 @@ from ...core._frozen import builder
 from ...core.blocks import Block, ImageBlock, TextBlock
 from ...core.message import Message, ToolCall
 from ..base import Context
+from ..io import has_long_numbers
 from .read_items import Draft, ItemReader, reasoning_block
 
 # Message's fields by position (quicker than by keyword): role, content, id, name,
@@ -33,8 +33,6 @@ _text = builder(TextBlock)
 _call = builder(ToolCall)
 _loads = orjson.loads
 _JSONDecodeError = orjson.JSONDecodeError
-# a number that may not fit 64 bits (as ``parse_call`` looks for it)
-_LONG_DIGITS = re.compile(r"[0-9]{19}")
 # role -> the code's own string for it: one object for every message's role, not one each
 _STANDALONE_ROLES = {"user": "user", "system": "system"}
 _MESSAGE_KEYS = frozenset({"type", "role", "content", "id"})
@@ -160,7 +158,7 @@ def function_call(item: dict[str, Any]) -> ToolCall | None:
         # when it is exact, and strings alike): searching the text is for the rest.
         kind = type(v)
         if kind is float or kind is dict or kind is list:
-            if _LONG_DIGITS.search(raw):
+            if has_long_numbers(raw.encode()):  # (as ``parse_call`` looks for them)
                 return None
             break
     extra = {k: v for k, v in item.items() if k not in _CALL_KEYS} if len(item) > 4 else {}
