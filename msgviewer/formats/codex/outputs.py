@@ -13,9 +13,8 @@ import dataclasses
 import json
 from typing import Any
 
-import orjson
-
 from ...core.message import Message
+from ..io import loads_exactly
 from ..openai_responses.read_items import Draft
 
 KEYS = ("output_metadata", "output_json")
@@ -30,8 +29,8 @@ def _parsed(text: str) -> dict[str, Any] | None:
     if not text.startswith('{"'):
         return None
     try:
-        d = orjson.loads(text)
-    except orjson.JSONDecodeError:
+        d = loads_exactly(text)
+    except (ValueError, RecursionError):
         return None
     if (
         isinstance(d, dict)

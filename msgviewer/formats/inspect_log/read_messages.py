@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
 from ...core.blocks import (
     AudioBlock,
     Block,
@@ -26,6 +24,7 @@ from ...core.blocks import (
 )
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ..base import Context
+from ..io import loads_exactly
 from ..shared.json_checks import json_type
 from . import quick
 
@@ -179,8 +178,8 @@ class Reader:
                 )
             # Hand-written logs sometimes carry the arguments as JSON text.
             try:
-                parsed = orjson.loads(args)
-            except orjson.JSONDecodeError:
+                parsed = loads_exactly(args)
+            except (ValueError, RecursionError):
                 parsed = None
             if isinstance(parsed, dict):
                 valid.append(ToolCall(call_id, name, parsed, extra={**extra, "arguments": args}))
@@ -281,8 +280,8 @@ class Reader:
         args: Any = None
         if isinstance(raw, str):
             try:
-                args = orjson.loads(raw)
-            except orjson.JSONDecodeError:
+                args = loads_exactly(raw)
+            except (ValueError, RecursionError):
                 args = None
         elif isinstance(raw, dict):
             args = raw

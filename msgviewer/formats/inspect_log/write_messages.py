@@ -24,6 +24,7 @@ from ...core.blocks import (
 )
 from ...core.message import InvalidToolCall, Message
 from ..base import Context, add_kept, message_where
+from ..io import loads_exactly
 from .read_messages import ATTACHMENT
 
 # The fields Inspect's content items, tool calls and citations define (inspect_ai 0.3): extra
@@ -340,6 +341,6 @@ def _citation(c: CitationBlock, out: dict[str, Any]) -> dict[str, Any]:
 
 def _parses_to(raw: str, args: Any) -> bool:
     try:
-        return orjson.loads(raw) == args
-    except orjson.JSONDecodeError:
+        return loads_exactly(raw) == args
+    except (ValueError, RecursionError):
         return False

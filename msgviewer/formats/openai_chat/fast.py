@@ -12,7 +12,6 @@ below are shared with the typed decoding of ``typed``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -20,12 +19,12 @@ import orjson
 
 from ...core._frozen import builder
 from ...core.message import Message, ToolCall
+from ..io import text_has_long_numbers
 
 T = TypeVar("T")
 _message = builder(Message)  # roles and content below are already canonical
 _call = builder(ToolCall)
 _loads = orjson.loads
-_LONG_DIGITS = re.compile(r"[0-9]{20}")
 _JSONDecodeError = orjson.JSONDecodeError
 # role -> the code's own string for it: one object for every message's role, not one each
 _PLAIN_ROLES = {role: role for role in ("user", "system", "assistant")}
@@ -52,7 +51,7 @@ def assistant_with_calls(
 
 def tool_call(call_id: str, name: str, arguments: str) -> ToolCall | None:
     """A call whose arguments are a JSON object; None for any other arguments."""
-    if _LONG_DIGITS.search(arguments):
+    if text_has_long_numbers(arguments):
         return None  # (integers past 64 bits: the usual way reads them exactly)
     try:
         args = _loads(arguments)

@@ -13,13 +13,11 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-import orjson
-
 from ...core.blocks import ToolCallBlock, ToolResultBlock
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ...core.usage import Usage
 from ..base import Context, Conversation
-from ..io import exact_loads, has_long_numbers, json_bytes
+from ..io import json_bytes, loads_exactly
 from .json_checks import expect, json_type
 
 OPT_STR = (str, type(None))
@@ -41,10 +39,8 @@ def parse_call(
             call_id, name, json.dumps(raw), "arguments are not a JSON string", extra=extra
         )
     try:
-        # (integers past 64 bits: read exactly, not as the floats orjson would make of them)
-        encoded = raw.encode()
-        args = exact_loads(encoded) if has_long_numbers(encoded) else orjson.loads(encoded)
-    except (orjson.JSONDecodeError, ValueError, RecursionError) as exc:
+        args = loads_exactly(raw)
+    except (ValueError, RecursionError) as exc:
         return InvalidToolCall(call_id, name, raw, f"invalid JSON: {exc}", extra=extra)
     if not isinstance(args, dict):
         return InvalidToolCall(

@@ -272,12 +272,16 @@ def test_unknown_content_type_is_kept_with_a_warning() -> None:
 def test_string_arguments_and_unparsable_arguments() -> None:
     calls = [
         {"id": "c1", "function": "f", "arguments": '{"a": 1}'},
+        # an integer past 64 bits, which orjson would read as a float
+        {"id": "c3", "function": "h", "arguments": '{"a": -9223372036854775809}'},
         {"id": "c2", "function": "g", "arguments": '{"a": ', "parse_error": "truncated"},
     ]
     log = _log([{"role": "assistant", "content": "", "tool_calls": calls}])
     [conv] = loads(orjson.dumps(log))
     msg = conv.messages[0]
     assert msg.tool_calls[0].args == {"a": 1}
+    assert msg.tool_calls[1].args["a"] == -9223372036854775809
+    assert type(msg.tool_calls[1].args["a"]) is int
     assert msg.invalid_tool_calls[0].args == '{"a": '
     assert msg.invalid_tool_calls[0].error == "truncated"
     assert _round_trip(log) == log

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import copy
+import json
 import warnings
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,7 +17,9 @@ from msgviewer.formats.base import Context
 from msgviewer.formats.openai_chat.fast import read_all, read_plain
 from msgviewer.formats.openai_chat.read import Links, read_message
 
-_ARGS = ['{"path": "a.py", "limit": 3}', "{}", "", "[1]", '{"x": ', "null", '{"q": "\\u00e9"}']
+_ARGS = ['{"path": "a.py", "limit": 3}', "{}", "", "[1]", '{"x": ', "null", '{"q": "\\u00e9"}',
+         # integers past 64 bits: orjson would read each as a float
+         '{"n": -9223372036854775809}', '{"n": 99999999999999999999}']  # fmt: skip
 _call = st.fixed_dictionaries(
     {
         "id": st.sampled_from(["call_1", "call_2", "call_1"]),
@@ -136,3 +140,20 @@ def test_whole_list_equals_the_careful_reader(items: list[dict[str, Any]]) -> No
         quick = read_all(items, unanswered, slow)
     assert quick == careful
     assert list(unanswered.items()) == list(links.unanswered.items())
+
+
+@pytest.mark.parametrize("shape", ["list", "request body"])
+@pytest.mark.parametrize("n", [-9223372036854775809, 99999999999999999999, 10**30])
+def test_call_arguments_past_64_bits_are_read_exactly(shape: str, n: int) -> None:
+    function = {"name": "f", "arguments": f'{{"n": {n}}}'}
+    calls = [{"id": "c1", "type": "function", "function": function}]
+    messages = [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": None, "tool_calls": calls},
+        {"role": "tool", "tool_call_id": "c1", "content": "ok"},
+    ]
+    text = json.dumps(messages if shape == "list" else {"messages": messages})
+    [conv] = loads(text, format="openai-chat")
+    [call] = conv.messages[1].tool_calls
+    assert type(call.args["n"]) is int
+    assert call.args["n"] == n
