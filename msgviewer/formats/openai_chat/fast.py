@@ -51,14 +51,20 @@ def assistant_with_calls(
 
 def tool_call(call_id: str, name: str, arguments: str) -> ToolCall | None:
     """A call whose arguments are a JSON object; None for any other arguments."""
-    if text_has_long_numbers(arguments):
-        return None  # (integers past 64 bits: the usual way reads them exactly)
     try:
         args = _loads(arguments)
     except _JSONDecodeError:
         return None
     if type(args) is not dict:
         return None
+    for v in args.values():
+        # orjson reads an integer past 64 bits as a float: a flat object without floats had
+        # none, and the text is looked at only for the rest (the usual way reads them exactly)
+        kind = type(v)
+        if kind is float or kind is dict or kind is list:
+            if text_has_long_numbers(arguments):
+                return None
+            break
     return _call(call_id, name, args, {})
 
 
