@@ -135,10 +135,16 @@ def loads_exactly(text: str) -> Any:
 
 def exact_loads(data: Buffer | memoryview) -> Any:
     """Parse JSON keeping integers exactly (the standard library, which takes integers of up
-    to ``INT_DIGITS`` digits here); floats as usual."""
+    to ``INT_DIGITS`` digits here); floats as usual. ``NaN`` and ``Infinity``, which are not
+    JSON, raise ``ValueError`` as orjson refuses them: whether a text reads must not hang on
+    whether it also holds a long integer."""
     text = bytes(data).decode("utf-8")
     with int_digits(INT_DIGITS):
-        return json.loads(text)
+        return json.loads(text, parse_constant=_not_json)
+
+
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 @contextlib.contextmanager

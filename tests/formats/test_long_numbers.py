@@ -68,3 +68,22 @@ def test_many_near_misses_still_give_the_right_answer() -> None:
     near = b"[" + b",".join(b"123456789012345678" for _ in range(5000)) + b"]"
     assert not has_long_numbers(near)
     assert has_long_numbers(near[:-1] + b",1234567890123456789]")
+
+
+@pytest.mark.parametrize("odd", ["NaN", "Infinity", "-Infinity"])
+def test_text_that_is_not_json_is_refused_with_or_without_a_long_integer(odd: str) -> None:
+    # orjson refuses these; the standard library, which reads long integers, must refuse
+    # them too, or a text would read or not depending on a string elsewhere in it
+    for text in (f'{{"n": {odd}}}', f'{{"n": {odd}, "s": "1234567890123456789"}}'):
+        with pytest.raises(ValueError):
+            io.loads_exactly(text)
+
+
+@pytest.mark.parametrize(
+    "n", [-9223372036854775809, 99999999999999999999, 18446744073709551616, 10**40]
+)
+def test_long_integers_in_json_text_are_read_exactly(n: int) -> None:
+    for text in (f'{{"n": {n}}}', f'{{"a": [{{"n": {n}}}], "x": 1.5}}'):
+        value = io.loads_exactly(text)
+        found = value["n"] if "n" in value else value["a"][0]["n"]
+        assert type(found) is int and found == n

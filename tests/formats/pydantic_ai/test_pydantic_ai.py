@@ -574,3 +574,24 @@ def test_results_and_calls_without_ids_are_linked_by_made_up_ids() -> None:
     assert [(c.name, r.message_index) for c, r in link_tools(back.messages).pairs] == [
         ("lookup", 2)
     ]
+
+
+@pytest.mark.parametrize("n", [-9223372036854775809, 99999999999999999999])
+def test_integers_past_64_bits_are_read_exactly(n: int) -> None:
+    call = {
+        "tool_name": "f",
+        "args": f'{{"n": {n}}}',
+        "tool_call_id": "c1",
+        "part_kind": "tool-call",
+    }
+    ret = {"tool_name": "f", "content": {"n": n}, "tool_call_id": "c1", "part_kind": "tool-return"}
+    data = [
+        _request({"content": "hi", "part_kind": "user-prompt"}),
+        _response(call),
+        _request(ret),
+    ]
+    text = json.dumps(data)
+    [conv] = loads(text, format="pydantic-ai")  # (the result's object once failed to load)
+    [read_call] = conv.messages[1].tool_calls
+    assert type(read_call.args["n"]) is int and read_call.args["n"] == n
+    assert _normal(_write(conv)) == _normal(data)
