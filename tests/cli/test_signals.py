@@ -72,12 +72,20 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+def _default_signals() -> None:
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 def _start(script: str, marker: Path, *args: str) -> subprocess.Popen[bytes]:
     child = subprocess.Popen(
         [sys.executable, "-c", script, str(marker), *args],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         env={**os.environ, "PYTHONPATH": ROOT},
+        # The signals' own actions, even where the tests run ignoring SIGHUP (under nohup),
+        # which the child would inherit and keep, as msgviewer keeps an ignored signal ignored
+        preexec_fn=_default_signals,
     )
     deadline = time.monotonic() + 60
     while not marker.exists():
