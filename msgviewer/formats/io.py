@@ -288,7 +288,10 @@ def loads_whole(data: Buffer | memoryview) -> Any:
     everything else as orjson does (``tests/formats/test_whole_parse.py`` holds them equal), in
     0.4-0.8x the time of orjson's parse and the search for long integers it needs first. What
     msgspec refuses goes that way, which reads what msgspec cannot (longer integers, nesting
-    near the recursion limit) and says what is wrong with the rest. (JSONL lines stay with
+    near the recursion limit) and says what is wrong with the rest. One difference, for the
+    better: a long integer nested within a few levels of the recursion limit, which the
+    standard library could not reach, so that orjson read it as a float (or refused it past a
+    double's range), is read exactly. (JSONL lines stay with
     orjson, after one search of the whole text: line by line msgspec is no quicker, and a
     Claude Code session read by it keeps 0.03x its file more memory.)"""
     if sys.getrecursionlimit() <= _ORJSON_DEPTH:
@@ -302,7 +305,7 @@ def loads_whole(data: Buffer | memoryview) -> Any:
 
 
 _decode = msgspec.json.Decoder().decode
-_DECODE_FAILS = (msgspec.MsgspecError, ValueError, RecursionError)
+_DECODE_FAILS = (msgspec.MsgspecError, ValueError, RecursionError, BufferError)
 _ORJSON_DEPTH = 1024
 """The nesting orjson reads. msgspec reads as deep as the recursion limit lets it (less the
 stack in use), so it is asked only while that limit is lower, as it is by default: it then
