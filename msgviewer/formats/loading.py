@@ -21,7 +21,7 @@ import orjson
 
 from ..core.errors import FormatError
 from .base import Context, Conversation, Format
-from .io import Parsed, has_long_numbers, iter_jsonl, read_buffer, read_bytes
+from .io import Parsed, iter_jsonl, read_buffer, read_bytes
 from .jsonl_file import parse_jsonl_file
 from .reading import as_utf8
 from .registry import (
@@ -158,8 +158,6 @@ def _read_typed(data: Any, format: str | None, file: str | None) -> list[Convers
         head = head.encode(errors="replace")
     native_first = detection_order()[0] == "msgviewer"  # (unless a format added ranks before it)
     if format == "msgviewer" or (format is None and native_first and _NATIVE_START.match(head)):
-        if _long_numbers(data):
-            return None  # (integers past 64 bits: the usual way reads them exactly)
         from .native import typed as native_typed
 
         return native_typed.read(data, file)
@@ -174,10 +172,6 @@ def _read_typed(data: Any, format: str | None, file: str | None) -> list[Convers
     if not chat(typed.sample(doc)):
         return None
     return _located(typed.read, doc, Context(file=file))  # (None: the usual way after all)
-
-
-def _long_numbers(data: Any) -> bool:
-    return has_long_numbers(data.encode(errors="surrogatepass") if isinstance(data, str) else data)
 
 
 _TEXT_TYPES = (bytes, bytearray, memoryview, mmap.mmap, str)

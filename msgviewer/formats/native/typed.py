@@ -12,9 +12,11 @@ difference is known: of a free-form value given twice in one object, or held by 
 twice, msgspec skips the first without checking it, where ``orjson`` would refuse a bad one.)
 
 Free-form values (tool call arguments, metadata, ``extra``...) are kept as raw JSON and parsed
-by ``orjson``, so every number and string in them reads as it does on the usual way. A message
-of the common shapes is built straight from its record; any other goes to the careful decoder
-as the dict ``orjson`` would have made, and anything it refuses sends the file the usual way.
+as the usual way parses a document (``io.loads_whole``), so every number and string in them
+reads as it does there, integers past 64 bits exactly, with no search of the file for them. A
+message of the common shapes is built straight from its record; any other goes to the careful
+decoder as the dict the usual way would have made, and anything it refuses sends the file the
+usual way.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import msgspec
-import orjson
 from msgspec import UNSET, Meta, Raw, Struct, UnsetType
 
 from ...core._frozen import builder
@@ -33,14 +34,14 @@ from ...core.message import Message, ToolCall
 from ...core.serialize import FORMAT_NAME, SUPPORTED_VERSIONS, message_from_dict
 from ...core.usage import Usage
 from ..base import Conversation
+from ..io import loads_whole
 
-# orjson reads an integer past 64 bits as a float (which the careful decoder refuses where it
-# wants an integer); msgspec would read it as an int. (Above 2**63 - 1 orjson still reads an
-# int, but msgspec bounds stop there: such a file goes the usual way.)
+# The records hold integers of 64 bits, signed: a file with a larger one where an integer is
+# wanted goes the usual way, which reads it exactly and says whether it may be there.
 _Int = Annotated[int, Meta(ge=-(2**63), le=2**63 - 1)]
 _Str = str | None
 _Json = Raw | UnsetType
-"""A free-form value, parsed by ``orjson`` when it is read."""
+"""A free-form value, parsed when it is read (``_json``)."""
 
 
 class _Record(Struct, forbid_unknown_fields=True, gc=False):
@@ -226,8 +227,8 @@ class _Refused(Exception):
 
 
 def _json(raw: Raw, enclosing: int) -> Any:
-    """A raw value as ``orjson`` reads it, ``enclosing`` containers deep in the file."""
-    value = orjson.loads(memoryview(raw))  # (JSONDecodeError: the usual way says where)
+    """A raw value as the usual way reads it, ``enclosing`` containers deep in the file."""
+    value = loads_whole(memoryview(raw))  # (JSONDecodeError: the usual way says where)
     if len(raw) > 2 * (_MAX_DEPTH - enclosing) and _depth(value) + enclosing > _MAX_DEPTH:
         raise _Refused  # (a value of depth d takes at least 2d bytes: short ones need no walk)
     return value
