@@ -126,12 +126,10 @@ def text_has_long_numbers(text: str) -> bool:
 
 
 def loads_exactly(text: str) -> Any:
-    """JSON text held in a file's string (a call's arguments), with integers past 64 bits read
-    exactly rather than as the floats orjson makes of them. ``ValueError`` (or
-    ``RecursionError``) when it is not JSON."""
-    if text_has_long_numbers(text):
-        return exact_loads(text.encode(errors="surrogatepass"))
-    return orjson.loads(text)
+    """JSON text held in a file's string (a call's arguments), read as a whole document is
+    (``loads_whole``): integers past 64 bits exactly, not as the floats orjson makes of them.
+    ``ValueError`` when it is not JSON."""
+    return loads_whole(text.encode(errors="surrogatepass"))
 
 
 def exact_loads(data: Buffer | memoryview) -> Any:
