@@ -4,20 +4,18 @@
 looks each one up again; ``msgspec`` decoding into the records below costs about 0.55x of that
 parse, for the same checks. The records admit only the keys and value types of the shapes the
 quick reader builds (plus ``name`` and the content parts, which the careful reader takes):
-any other key or type fails the decode of that message alone, which is then parsed by ``orjson``
-and read by the careful reader, as the usual way would. An assistant message that carries a
-``reasoning_content`` and a ``usage`` of its own, as DeepSeek-style loggers write, is of the
-common shapes too. So this path never decides anything the readers would decide otherwise; a
-property test holds the two to equal results.
+any other key or type fails the decode of that message alone, which is then parsed as the usual
+way parses a file (``io.loads_whole``) and read by the careful reader, as the usual way would.
+An assistant message that carries a ``reasoning_content`` and a ``usage`` of its own, as
+DeepSeek-style loggers write, is of the common shapes too. So this path never decides anything
+the readers would decide otherwise; a property test holds the two to equal results.
 
-Request fields, which the records do not look into, are kept as raw JSON and parsed by
-``orjson``, so every number and string reads as it does on the usual way. The records hold no
-numbers but a message's usage counts (integers, decoded exactly as the usual way reads them):
-the only integers past 64 bits that ``orjson`` could misread are in request fields, call
-arguments and messages off the common shapes, and those are looked at for them (a whole
-file's scan cost as much as the decode); a body whose fields
-the records cannot vouch for (one given twice, a key written with escapes...) goes the usual
-way too.
+Request fields, which the records do not look into, are kept as raw JSON and parsed the same
+way, so every number and string reads as it does on the usual way, integers past 64 bits
+exactly. The records hold no numbers but a message's usage counts (integers, decoded exactly as
+the usual way reads them), and call arguments are looked at for long integers (``fast``); a
+body whose fields the records cannot vouch for (one given twice, a key written with escapes...)
+goes the usual way too.
 """
 
 from __future__ import annotations
@@ -32,7 +30,7 @@ from msgspec import UNSET, Raw, Struct, UnsetType
 from ...core.blocks import ReasoningBlock, TextBlock
 from ...core.message import Message, ToolCall
 from ..base import Context, Conversation
-from ..io import has_long_numbers
+from ..io import loads_whole
 from .detect import NAME, names_a_role
 from .fast import assistant_with_calls, plain, tool_call, tool_result
 from .field_order import fields_in_order
@@ -152,8 +150,8 @@ class _Request(Struct, forbid_unknown_fields=True, gc=False):
 
 
 class Body:
-    """A decoded request body: its messages, and its other fields as ``orjson`` reads them, in
-    the file's order."""
+    """A decoded request body: its messages, and its other fields as the usual way reads them,
+    in the file's order."""
 
     __slots__ = ("messages", "meta")
 
@@ -169,7 +167,7 @@ class _LooseRequest(_Request, forbid_unknown_fields=True, gc=False):
 
 
 Item = _Message | dict[str, Any]
-"""A message as a record, or (off the common shapes) as the dict ``orjson`` makes of it."""
+"""A message as a record, or (off the common shapes) as the dict the usual way makes of it."""
 Document = Body | list[Item]
 _decoder = msgspec.json.Decoder(_Request | list[_Message])
 _loose = msgspec.json.Decoder(_LooseRequest | list[Raw])
@@ -212,8 +210,8 @@ def decode(data: Any, check: Callable[[Any], bool] | None = None) -> Document | 
 def _decode_loosely(data: Any, check: Callable[[Any], bool] | None) -> Document | None:
     """Like ``decode`` for a file some of whose messages are off the common shapes: the
     messages are decoded in batches, a batch holding such a message one by one, and that
-    message is parsed by ``orjson`` (one with no role, such as a dataset's record, sends the
-    file the usual way)."""
+    message is parsed as the usual way parses it (one with no role, such as a dataset's
+    record, sends the file the usual way)."""
     try:
         doc: Any = _loose.decode(data)
     except (ValueError, TypeError, RecursionError):
@@ -244,8 +242,8 @@ def _decode_loosely(data: Any, check: Callable[[Any], bool] | None) -> Document 
 
 
 def _each(raws: list[Raw], items: list[Item]) -> int:
-    """Decode messages one by one, one off the common shapes parsed by ``orjson``: how many
-    were off them, or -1 when one is not a message at all."""
+    """Decode messages one by one, one off the common shapes parsed as the usual way parses
+    it: how many were off them, or -1 when one is not a message at all."""
     append = items.append
     one = _one.decode
     odd = 0
@@ -253,10 +251,8 @@ def _each(raws: list[Raw], items: list[Item]) -> int:
         try:
             append(one(raw))
         except msgspec.ValidationError:
-            if has_long_numbers(memoryview(raw)):
-                return -1  # (integers past 64 bits: the usual way reads them exactly)
             try:
-                value = orjson.loads(memoryview(raw))
+                value = loads_whole(memoryview(raw))
             except orjson.JSONDecodeError:
                 return -1
             if type(value) is not dict or type(value.get("role")) is not str:
@@ -273,18 +269,16 @@ def _sample(items: list[Item], meta: Any, doc: Any) -> Any:
 
 
 def _request_fields(data: Any, doc: _Request) -> dict[str, Any] | None:
-    """The request fields as ``orjson`` reads them, in the file's order; None when that cannot
-    be told from the records: a value ``orjson`` refuses (msgspec skips a raw value without
+    """The request fields as the usual way reads them, in the file's order; None when that
+    cannot be told from the records: a value it refuses (msgspec skips a raw value without
     checking its UTF-8 or its numbers' range), a field given twice (msgspec keeps the last
     value and checks none of the others), a key written with escapes, or any other layout than
     fields before and after the messages, each written once."""
     raws = {name: raw for name in _REQUEST_FIELDS if (raw := getattr(doc, name)) is not UNSET}
     if not raws:
         return {}  # every key is "messages": given twice, each value was decoded and checked
-    if any(has_long_numbers(memoryview(raw)) for raw in raws.values()):
-        return None  # (integers past 64 bits: the usual way reads them exactly)
     try:
-        values = {name: orjson.loads(memoryview(raw)) for name, raw in raws.items()}
+        values = {name: loads_whole(memoryview(raw)) for name, raw in raws.items()}
     except orjson.JSONDecodeError:
         return None
     order = fields_in_order(data, raws)
@@ -292,7 +286,7 @@ def _request_fields(data: Any, doc: _Request) -> dict[str, Any] | None:
 
 
 def as_dict(m: Item) -> dict[str, Any]:
-    """The message as the dict ``orjson`` would have made of it (keys in another order)."""
+    """The message as the dict the usual way would have made of it (keys in another order)."""
     if type(m) is dict:
         return m
     d: dict[str, Any] = {"role": m.role}
@@ -437,7 +431,7 @@ def read(doc: Document, ctx: Context) -> list[Conversation] | None:
     out: list[Message] = []
     append = out.append
     for i, m in enumerate(items):
-        if type(m) is dict:  # off the common shapes: parsed by orjson, keys in the file's order
+        if type(m) is dict:  # off the common shapes: parsed whole, keys in the file's order
             append(careful(m, ctx, f"{path}[{i}]", links))
             continue
         role = m.role

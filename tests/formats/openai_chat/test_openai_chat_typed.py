@@ -245,6 +245,19 @@ def test_an_integer_past_64_bits_in_an_odd_message_reads_exactly() -> None:
     assert [conv] == loads(_parsed(data))
 
 
+def test_integers_past_64_bits_in_an_odd_message_or_a_field_keep_the_typed_way() -> None:
+    big = -9223372036854775809
+    messages = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "ok"}] * 300
+    messages[301] = {**messages[301], "x_logger": {"n": big}}  # (a key no record has)
+    data = json.dumps({"seed": big, "messages": messages}).encode()
+    decoded = typed.decode(data)
+    assert decoded is not None and [m for m in decoded.messages if type(m) is dict]
+    [conv] = loads(data)
+    assert conv.metadata == {"seed": big}
+    assert conv.messages[301].metadata == {"x_logger": {"n": big}}
+    assert [conv] == loads(_parsed(data))
+
+
 def test_another_formats_blocks_are_refused_at_once() -> None:
     items = [{"role": "user", "content": f"hi {i}"} for i in range(19)]
     items.append(
