@@ -128,7 +128,8 @@ def text_has_long_numbers(text: str) -> bool:
 def loads_exactly(text: str) -> Any:
     """JSON text held in a file's string (a call's arguments), read as a whole document is
     (``loads_whole``): integers past 64 bits exactly, not as the floats orjson makes of them.
-    ``ValueError`` when it is not JSON."""
+    ``ValueError`` when it is not JSON (nesting too deep too: orjson's error, not
+    ``RecursionError``)."""
     return loads_whole(text.encode(errors="surrogatepass"))
 
 

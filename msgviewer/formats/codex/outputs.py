@@ -30,7 +30,7 @@ def _parsed(text: str) -> dict[str, Any] | None:
         return None
     try:
         d = loads_exactly(text)
-    except (ValueError, RecursionError):
+    except ValueError:
         return None
     if (
         isinstance(d, dict)

@@ -179,7 +179,7 @@ class Reader:
             # Hand-written logs sometimes carry the arguments as JSON text.
             try:
                 parsed = loads_exactly(args)
-            except (ValueError, RecursionError):
+            except ValueError:
                 parsed = None
             if isinstance(parsed, dict):
                 valid.append(ToolCall(call_id, name, parsed, extra={**extra, "arguments": args}))
@@ -281,7 +281,7 @@ class Reader:
         if isinstance(raw, str):
             try:
                 args = loads_exactly(raw)
-            except (ValueError, RecursionError):
+            except ValueError:
                 args = None
         elif isinstance(raw, dict):
             args = raw

@@ -22,7 +22,7 @@ from ...core._frozen import builder
 from ...core.blocks import Block, ImageBlock, TextBlock
 from ...core.message import Message, ToolCall
 from ..base import Context
-from ..io import has_long_numbers
+from ..io import text_has_long_numbers
 from .read_items import Draft, ItemReader, reasoning_block
 
 # Message's fields by position (quicker than by keyword): role, content, id, name,
@@ -158,7 +158,7 @@ def function_call(item: dict[str, Any]) -> ToolCall | None:
         # when it is exact, and strings alike): searching the text is for the rest.
         kind = type(v)
         if kind is float or kind is dict or kind is list:
-            if has_long_numbers(raw.encode()):  # (as ``parse_call`` looks for them)
+            if text_has_long_numbers(raw):  # (as ``parse_call`` looks for them)
                 return None
             break
     extra = {k: v for k, v in item.items() if k not in _CALL_KEYS} if len(item) > 4 else {}

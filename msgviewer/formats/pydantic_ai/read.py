@@ -17,10 +17,10 @@ from ...core.blocks import (
 )
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ..base import Context, Conversation
+from ..io import loads_exactly
 from ..shared.json_checks import (
     compact_json,
     json_type,
-    parse_json,
     record_context,
     want_dict,
     want_list,
@@ -329,7 +329,7 @@ def _args(value: Any, ctx: Context, path: str) -> tuple[dict[str, Any], str | No
     if not isinstance(value, str):
         raise ctx.error(f"args must be an object or a JSON string, not {json_type(value)}", path)
     try:
-        parsed = parse_json(value)
+        parsed = loads_exactly(value)
     except ValueError as exc:
         return {}, f"arguments are not valid JSON: {exc}"
     if not isinstance(parsed, dict):

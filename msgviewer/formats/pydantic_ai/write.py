@@ -26,8 +26,8 @@ from ...core.blocks import (
 )
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ..base import Context, Conversation, message_where
-from ..io import json_bytes
-from ..shared.json_checks import compact_json, parse_json
+from ..io import json_bytes, loads_exactly
+from ..shared.json_checks import compact_json
 from ..shared.provider import SYNTHETIC_ID, pair_tool_ids
 from .content import EMPTY_KEY, JSON_KEY, REDACTED_ID, REQUEST_KEY, write_item
 from .detect import NAME
@@ -195,7 +195,7 @@ class Writer:
         if type(content) is str:
             if shown == "json":
                 try:
-                    return parse_json(content)
+                    return loads_exactly(content)
                 except ValueError:
                     return content  # edited into something that is not JSON: keep the text
             return content
@@ -209,7 +209,7 @@ class Writer:
         text = self._text(message.content, i)
         if message.metadata.get(JSON_KEY) == "json":
             try:
-                value = parse_json(text)
+                value = loads_exactly(text)
                 if isinstance(value, list):
                     return value
             except ValueError:

@@ -6,14 +6,11 @@ file says where it is bad instead of letting a ``KeyError`` or ``TypeError`` esc
 
 from __future__ import annotations
 
-import json
 from typing import Any
-
-import orjson
 
 from ...core.errors import number_text
 from ..base import Context
-from ..io import INT_DIGITS, int_digits, loads_exactly
+from ..io import json_bytes
 
 JSON_NAMES: dict[type, str] = {
     dict: "an object",
@@ -87,20 +84,6 @@ def record_context(ctx: Context, index: int, prefix: str = "$") -> tuple[Context
 
 
 def compact_json(value: Any) -> str:
-    """``value`` as compact JSON text (the form pydantic and LangChain send to models)."""
-    try:
-        return orjson.dumps(value).decode()
-    except TypeError:  # (an integer past 64 bits, read exactly: orjson refuses to write it)
-        with int_digits(INT_DIGITS):
-            return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def parse_json(text: str) -> Any:
-    """The value of JSON ``text`` (integers past 64 bits read exactly); ``ValueError`` if it
-    does not parse."""
-    try:
-        return loads_exactly(text)
-    except RecursionError:
-        raise ValueError("nested too deeply") from None
-    except ValueError as exc:
-        raise ValueError(str(exc)) from None
+    """``value`` as compact JSON text (the form pydantic and LangChain send to models), an
+    integer past 64 bits too."""
+    return json_bytes(value).decode()

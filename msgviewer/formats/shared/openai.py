@@ -40,7 +40,7 @@ def parse_call(
         )
     try:
         args = loads_exactly(raw)
-    except (ValueError, RecursionError) as exc:
+    except ValueError as exc:
         return InvalidToolCall(call_id, name, raw, f"invalid JSON: {exc}", extra=extra)
     if not isinstance(args, dict):
         return InvalidToolCall(
