@@ -66,7 +66,7 @@ def _read_messages(
     for i, item in enumerate(items):
         sub, sub_path = record_context(ctx, i, path) if path == "$" else (ctx, f"{path}[{i}]")
         blocks.ctx = sub
-        if is_lc_message(item):
+        if isinstance(item, dict) and "lc" in item and is_lc_message(item):
             prefix = item["id"][:-1]
             if lc_prefix is None:
                 lc_prefix = prefix
@@ -112,12 +112,15 @@ def _read_lc(item: dict[str, Any], ctx: Context, path: str, blocks: BlockReader)
 def _read_message(
     item: Any, ctx: Context, path: str, blocks: BlockReader
 ) -> tuple[Message | None, bool]:
-    item = want_dict(item, "a message", ctx, path)
+    if type(item) is not dict:
+        item = want_dict(item, "a message", ctx, path)
     kind = item.get("type")
     item_fields: dict[str, Any] = {}
     if "data" in item and isinstance(kind, str):
-        data = want_dict(item["data"], "message data", ctx, f"{path}.data")
         data_path = f"{path}.data"
+        data = item["data"]
+        if type(data) is not dict:
+            data = want_dict(data, "message data", ctx, data_path)
         plain = False
         if len(item) > 2:
             item_fields = {k: v for k, v in item.items() if k not in ("type", "data")}
@@ -155,34 +158,35 @@ def _message(
     if kind != DEFAULT_TYPE[role]:
         metadata["type"] = kind
     kw: dict[str, Any] = {}
-    for key in ("id", "name"):
-        value = data.get(key)
-        if value is not None:
-            kw[key] = want_str(value, key, ctx, f"{path}.{key}")
-    extra_kwargs = data.get("additional_kwargs")
-    if extra_kwargs:
-        metadata["additional_kwargs"] = want_dict(
-            extra_kwargs, "additional_kwargs", ctx, f"{path}.additional_kwargs"
-        )
-    response = data.get("response_metadata")
-    if response:
-        # Kept as is: LangChain names the model "model_name", which Message.model reads.
-        kw["response_metadata"] = want_dict(
-            response, "response_metadata", ctx, f"{path}.response_metadata"
-        )
-    if "tool_calls" in data and data["tool_calls"] is not None:
-        kw["tool_calls"] = _tool_calls(data["tool_calls"], ctx, f"{path}.tool_calls")
-    if data.get("invalid_tool_calls"):
-        kw["invalid_tool_calls"] = _invalid_calls(
-            data["invalid_tool_calls"], ctx, f"{path}.invalid_tool_calls"
-        )
-    if data.get("usage_metadata") is not None:
-        kw["usage"] = _usage(data["usage_metadata"], ctx, f"{path}.usage_metadata")
+    rest: dict[str, Any] = {}  # metadata after additional_kwargs, in the file's order
+    # One pass over the fields: a path is spelt out only for a value that is wrong.
+    for key, value in data.items():
+        if key not in MAPPED:
+            if key != "role" and not _is_default(key, value):
+                rest[key] = value
+        elif value is None:
+            continue
+        elif key == "id" or key == "name":
+            if type(value) is not str:
+                want_str(value, key, ctx, f"{path}.{key}")
+            kw[key] = value
+        elif key == "additional_kwargs" or key == "response_metadata":
+            # response_metadata is kept as is: its "model_name" is what Message.model reads.
+            if value and type(value) is not dict:
+                want_dict(value, key, ctx, f"{path}.{key}")
+            if value:
+                (metadata if key == "additional_kwargs" else kw)[key] = value
+        elif key == "tool_calls":
+            kw[key] = _tool_calls(value, ctx, f"{path}.tool_calls")
+        elif key == "invalid_tool_calls":
+            if value:
+                kw[key] = _invalid_calls(value, ctx, f"{path}.invalid_tool_calls")
+        elif key == "usage_metadata":
+            kw["usage"] = _usage(value, ctx, f"{path}.usage_metadata")
+    if rest:
+        metadata.update(rest)
     if role == "tool":
         _tool_fields(data, ctx, path, kw)
-    for key, value in data.items():
-        if key not in MAPPED and key != "role" and not _is_default(key, value):
-            metadata[key] = value
     content = blocks.content(data["content"], f"{path}.content")
     if kw.get("tool_calls") and type(content) is tuple:
         content, kw["tool_calls"] = _fold_tool_use(content, kw["tool_calls"])
@@ -242,6 +246,12 @@ def _tool_fields(data: dict[str, Any], ctx: Context, path: str, kw: dict[str, An
 def _tool_calls(value: Any, ctx: Context, path: str) -> tuple[ToolCall, ...]:
     out = []
     for i, call in enumerate(want_list(value, "tool_calls", ctx, path)):
+        # The usual call, checked without spelling out paths; anything else, the long way.
+        if type(call) is dict and len(call) == 4 and call.get("type") == "tool_call":
+            name, args, call_id = call.get("name"), call.get("args"), call.get("id")
+            if type(name) is str and type(args) is dict and type(call_id) is str:
+                out.append(ToolCall(call_id, name, args))
+                continue
         sub = f"{path}[{i}]"
         call = want_dict(call, "a tool call", ctx, sub)
         name = want_str(call.get("name"), "tool call name", ctx, f"{sub}.name")
@@ -272,28 +282,27 @@ def _call_rest(call: dict[str, Any], mapped: tuple[str, ...], kind: str) -> dict
 
 
 def _usage(value: Any, ctx: Context, path: str) -> Usage:
-    usage = want_dict(value, "usage_metadata", ctx, path)
-    counts = {
-        key: want_int(usage.get(key, 0), key, ctx, f"{path}.{key}")
-        for key in ("input_tokens", "output_tokens", "total_tokens")
-    }
-    inputs = want_dict(
-        usage.get("input_token_details") or {},
-        "input_token_details",
-        ctx,
-        f"{path}.input_token_details",
-    )
-    outputs = want_dict(
-        usage.get("output_token_details") or {},
-        "output_token_details",
-        ctx,
-        f"{path}.output_token_details",
-    )
-    details = {
-        "cache_read_tokens": (inputs, "cache_read", "input_token_details"),
-        "cache_write_tokens": (inputs, "cache_creation", "input_token_details"),
-        "reasoning_tokens": (outputs, "reasoning", "output_token_details"),
-    }
-    for ours, (source, key, where) in details.items():
-        counts[ours] = want_int(source.get(key) or 0, key, ctx, f"{path}.{where}.{key}")
+    usage = value if type(value) is dict else want_dict(value, "usage_metadata", ctx, path)
+    counts = {}
+    for key in ("input_tokens", "output_tokens", "total_tokens"):
+        count = usage.get(key, 0)
+        if type(count) is not int:
+            count = want_int(count, key, ctx, f"{path}.{key}")
+        counts[key] = count
+    for ours, key, where in _DETAILS:
+        source = usage.get(where) or _NONE
+        if type(source) is not dict:
+            source = want_dict(source, where, ctx, f"{path}.{where}")
+        count = source.get(key) or 0
+        if type(count) is not int:
+            count = want_int(count, key, ctx, f"{path}.{where}.{key}")
+        counts[ours] = count
     return Usage(**counts, extra=usage)
+
+
+_NONE: dict[str, Any] = {}
+_DETAILS = (
+    ("cache_read_tokens", "cache_read", "input_token_details"),
+    ("cache_write_tokens", "cache_creation", "input_token_details"),
+    ("reasoning_tokens", "reasoning", "output_token_details"),
+)

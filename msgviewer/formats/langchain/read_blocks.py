@@ -69,7 +69,8 @@ class BlockReader:
         if value is None:
             return ""
         items = want_list(value, "content", self.ctx, path)
-        return tuple(self.block(item, f"{path}[{i}]") for i, item in enumerate(items))
+        block = self.block
+        return tuple([block(item, f"{path}[{i}]") for i, item in enumerate(items)])
 
     def block(self, item: Any, path: str) -> Block:
         """One content item as a block."""
@@ -95,7 +96,9 @@ class BlockReader:
     # -- per type -------------------------------------------------------------------------
 
     def _text(self, item: dict[str, Any], path: str) -> Block:
-        text = want_str(item.get("text"), "text", self.ctx, f"{path}.text")
+        text = item.get("text")
+        if type(text) is not str:
+            want_str(text, "text", self.ctx, f"{path}.text")
         extra = _rest(item, ("type", "text", "annotations"))
         citations: tuple[CitationBlock, ...] = ()
         if "annotations" in item:
@@ -130,12 +133,17 @@ class BlockReader:
         return CitationBlock(**fields, extra=extra)
 
     def _reasoning(self, item: dict[str, Any], path: str) -> Block:
-        text = want_str(item.get("reasoning", ""), "reasoning", self.ctx, f"{path}.reasoning")
+        text = item.get("reasoning", "")
+        if type(text) is not str:
+            want_str(text, "reasoning", self.ctx, f"{path}.reasoning")
         extra = _rest(item, ("type", "reasoning", "extras"))
         signature = data = None
         redacted = False
         if "extras" in item:
-            extras = dict(want_dict(item["extras"], "extras", self.ctx, f"{path}.extras"))
+            extras = item["extras"]
+            if type(extras) is not dict:
+                want_dict(extras, "extras", self.ctx, f"{path}.extras")
+            extras = dict(extras)
             signature = extras.pop(SIGNATURE, None)
             if isinstance(extras.get(REDACTED), str):
                 data, redacted = extras.pop(REDACTED), True
@@ -295,4 +303,12 @@ _READERS: dict[str, Callable[[BlockReader, dict[str, Any], str], Block | None]] 
 
 def _rest(item: dict[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
     """The fields of ``item`` not in ``known``, in their order."""
-    return {k: v for k, v in item.items() if k not in known}
+    known_set = _KNOWN_SETS.get(known)
+    if known_set is None:
+        known_set = _KNOWN_SETS[known] = frozenset(known)
+    if item.keys() <= known_set:  # the usual block: nothing else
+        return {}
+    return {k: v for k, v in item.items() if k not in known_set}
+
+
+_KNOWN_SETS: dict[tuple[str, ...], frozenset[str]] = {}
