@@ -417,6 +417,9 @@ def test_no_false_positive_on_other_samples(path: str) -> None:
 
 # -- bad input -----------------------------------------------------------------------------
 
+_CALL = {"name": "f", "args": {}, "id": "c1", "type": "tool_call"}
+_USAGE = {"input_tokens": 9, "output_tokens": 2, "total_tokens": 11}
+
 
 @pytest.mark.parametrize(
     ("data", "path"),
@@ -443,6 +446,66 @@ def test_no_false_positive_on_other_samples(path: str) -> None:
             "$[0].data.status",
         ),
         ({"messages": [{"type": "human", "data": {"content": "a"}}, 7]}, "$.messages[1]"),
+        ([{"type": "human", "data": {"content": "a"}}, 7], "$[1]"),
+        ([{"type": "human", "data": {"content": "a", "id": 7}}], "$[0].data.id"),
+        ([{"type": "human", "data": {"content": "a", "name": ["n"]}}], "$[0].data.name"),
+        (
+            [{"type": "human", "data": {"content": "a", "additional_kwargs": [1]}}],
+            "$[0].data.additional_kwargs",
+        ),
+        (
+            [{"type": "ai", "data": {"content": "a", "response_metadata": "gpt"}}],
+            "$[0].data.response_metadata",
+        ),
+        (  # the usual four keys, one of the wrong type
+            [{"type": "ai", "data": {"content": "", "tool_calls": [_CALL | {"id": 3}]}}],
+            "$[0].data.tool_calls[0].id",
+        ),
+        (
+            [{"type": "ai", "data": {"content": "", "tool_calls": [_CALL, "call"]}}],
+            "$[0].data.tool_calls[1]",
+        ),
+        (
+            [
+                {
+                    "type": "ai",
+                    "data": {
+                        "content": "",
+                        "usage_metadata": _USAGE | {"input_token_details": [1]},
+                    },
+                }
+            ],
+            "$[0].data.usage_metadata.input_token_details",
+        ),
+        (
+            [
+                {
+                    "type": "ai",
+                    "data": {
+                        "content": "",
+                        "usage_metadata": _USAGE | {"output_token_details": {"reasoning": "5"}},
+                    },
+                }
+            ],
+            "$[0].data.usage_metadata.output_token_details.reasoning",
+        ),
+        (
+            [
+                {
+                    "type": "ai",
+                    "data": {"content": "", "usage_metadata": _USAGE | {"total_tokens": True}},
+                }
+            ],
+            "$[0].data.usage_metadata.total_tokens",
+        ),
+        (
+            [{"type": "ai", "data": {"content": [{"type": "reasoning", "reasoning": 1}]}}],
+            "$[0].data.content[0].reasoning",
+        ),
+        (
+            [{"type": "ai", "data": {"content": [{"type": "reasoning", "extras": "s"}]}}],
+            "$[0].data.content[0].extras",
+        ),
     ],
 )
 def test_malformed_input_names_the_path(data: Any, path: str) -> None:
