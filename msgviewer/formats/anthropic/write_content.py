@@ -24,6 +24,7 @@ from ...core.blocks import (
 )
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ...core.usage import Usage
+from ..shared.call_order import calls_in_order
 from ..shared.provider import CONTENT_INDEX, SYNTHETIC_ID, Losses, interleave_calls
 from .read_content import CITATION_FIELDS, ORIGIN, SERVER_CALL_TYPES, text_of_base64
 
@@ -220,10 +221,12 @@ class AnthropicWriter:
                 wire = self.block(b, f"{where}, block {k}")
                 if wire is not None:
                     blocks.append(wire)
-        calls: list[tuple[ToolCall, Any]] = [(c, self.tool_use(c, where)) for c in m.tool_calls]
-        for bad in m.invalid_tool_calls:
-            calls.append((_as_call(bad), self.tool_use(_as_call(bad), where)))
-            self.losses.add("unparsable tool call arguments (written as {})", where)
+        calls: list[tuple[ToolCall, Any]] = []
+        for c in calls_in_order(m):
+            if type(c) is not ToolCall:
+                c = _as_call(c)
+                self.losses.add("unparsable tool call arguments (written as {})", where)
+            calls.append((c, self.tool_use(c, where)))
         return interleave_calls(blocks, calls)
 
 

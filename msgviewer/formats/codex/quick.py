@@ -23,6 +23,7 @@ from ...core.usage import Usage
 from ..io import has_long_numbers
 from ..openai_responses.items import CLIENT_OUTPUTS
 from ..openai_responses.read_items import Draft, ItemReader
+from ..shared.call_order import split_calls
 from .events import EVENT_MESSAGES
 
 if TYPE_CHECKING:
@@ -210,7 +211,7 @@ class QuickItems(ItemReader):
         extra = {k: v for k, v in item.items() if k not in _REASONING_KEYS}
         extra["timestamp"] = ts
         group = self._group
-        if group is None or group.calls or group.invalid or type(group.content) is str:
+        if group is None or group.calls or type(group.content) is str:
             group = self._open(new=True)
         group.content.append(_reasoning(text, None, False, data, extra))  # type: ignore[union-attr]
         return group
@@ -321,6 +322,7 @@ def build(draft: Draft | Message) -> Message:
     if role is None or not kw.keys() <= _BUILT_KW:
         return draft.build()  # (a role to normalise, or fields named here not)
     content = draft.content
+    calls, invalid = split_calls(draft.calls)
     return _message(
         role,
         content if type(content) is str else tuple(content),
@@ -328,8 +330,8 @@ def build(draft: Draft | Message) -> Message:
         None,
         kw.get("tool_call_id"),
         kw.get("is_error", False),
-        tuple(draft.calls),
-        tuple(draft.invalid),
+        calls,
+        invalid,
         kw.get("usage"),
         kw.get("response_metadata", {}),
         (),

@@ -11,6 +11,7 @@ from ...core.blocks import ToolCallBlock, ToolResultBlock
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ..base import Context, Conversation, message_where
 from ..io import json_bytes
+from ..shared.call_order import calls_in_order, without_call_index
 from ..shared.provider import (
     SYNTHETIC_ID,
     Losses,
@@ -159,11 +160,13 @@ class _Writer:
             if results:
                 self.losses.add("tool result in an assistant message (moved to a user turn)", where)
             if m.role == "assistant":
-                calls = [(c, self.parts.call(c, where)) for c in m.tool_calls]
-                for bad in m.invalid_tool_calls:  # kept as a call so its result stays linked
-                    call = ToolCall(bad.id, bad.name or "unknown", {}, extra=bad.extra)
+                calls = []
+                for call in calls_in_order(m):
+                    if type(call) is not ToolCall:  # kept as a call so its result stays linked
+                        extra = without_call_index(call.extra)
+                        call = ToolCall(call.id, call.name or "unknown", {}, extra=extra)
+                        self.losses.add("unparsable tool call arguments (written as {})", where)
                     calls.append((call, self.parts.call(call, where)))
-                    self.losses.add("unparsable tool call arguments (written as {})", where)
                 turns.append(
                     ("model", interleave_calls(parts, calls), self._content_rest(m, where))
                 )

@@ -25,6 +25,7 @@ from ...core.blocks import (
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ..base import Context
 from ..io import loads_exactly
+from ..shared.call_order import split_calls
 from ..shared.json_checks import json_type
 from . import quick
 
@@ -152,12 +153,13 @@ class Reader:
             kw["metadata"] = metadata
         return Message(role, content, **kw)
 
-    def tool_calls(self, calls: Any, path: str) -> tuple[list[ToolCall], list[InvalidToolCall]]:
+    def tool_calls(
+        self, calls: Any, path: str
+    ) -> tuple[tuple[ToolCall, ...], tuple[InvalidToolCall, ...]]:
         ctx = self.ctx
         if not isinstance(calls, list):
             raise ctx.error(f"tool_calls must be an array, not {json_type(calls)}", path)
-        valid: list[ToolCall] = []
-        invalid: list[InvalidToolCall] = []
+        read: list[ToolCall | InvalidToolCall] = []
         for k, call in enumerate(calls):
             sub = f"{path}[{k}]"
             if not isinstance(call, dict):
@@ -169,7 +171,7 @@ class Reader:
                 key: v for key, v in call.items() if key not in ("id", "function", "arguments")
             }
             if isinstance(args, dict):
-                valid.append(ToolCall(call_id, name, args, extra=extra))
+                read.append(ToolCall(call_id, name, args, extra=extra))
                 continue
             if not isinstance(args, str):
                 raise ctx.error(
@@ -182,10 +184,10 @@ class Reader:
             except ValueError:
                 parsed = None
             if isinstance(parsed, dict):
-                valid.append(ToolCall(call_id, name, parsed, extra={**extra, "arguments": args}))
+                read.append(ToolCall(call_id, name, parsed, extra={**extra, "arguments": args}))
             else:
                 error = call.get("parse_error")
-                invalid.append(
+                read.append(
                     InvalidToolCall(
                         call_id,
                         name,
@@ -194,7 +196,7 @@ class Reader:
                         extra=extra,
                     )
                 )
-        return valid, invalid
+        return split_calls(read)
 
     # -- content ----------------------------------------------------------------------
 

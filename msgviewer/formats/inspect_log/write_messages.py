@@ -22,9 +22,10 @@ from ...core.blocks import (
     UnknownBlock,
     VideoBlock,
 )
-from ...core.message import InvalidToolCall, Message
+from ...core.message import InvalidToolCall, Message, ToolCall
 from ..base import Context, add_kept, message_where
 from ..io import loads_exactly
+from ..shared.call_order import CALL_INDEX, calls_in_order, without_call_index
 from .read_messages import ATTACHMENT
 
 # The fields Inspect's content items, tool calls and citations define (inspect_ai 0.3): extra
@@ -44,7 +45,7 @@ _CALL_TYPES = {"function": "function", "custom": "custom", "custom_tool_call": "
 _CITATION_FIELDS = {"cited_text", "title", "internal", "type", "url", "range"}
 _CITATION_TYPES = {"content", "document", "url"}
 # Marks msgviewer's readers put on values (an id made up, a call's place among blocks).
-_MARKS = {"synthetic_id", "content_index"}
+_MARKS = {"synthetic_id", "content_index", CALL_INDEX}
 _AUDIO_FORMATS = {"audio/wav": "wav", "audio/x-wav": "wav", "audio/mpeg": "mp3", "audio/mp3": "mp3"}
 _VIDEO_FORMATS = {"video/mp4": "mp4", "video/mpeg": "mpeg", "video/quicktime": "mov"}
 
@@ -137,10 +138,13 @@ class Writer:
     def assistant_fields(
         self, out: dict[str, Any], msg: Message, blocks: list[ToolCallBlock], i: int
     ) -> None:
-        calls = [self.tool_call(c.id, c.name, c.args, c.extra, i) for c in msg.tool_calls]
+        calls = [
+            self.tool_call(c.id, c.name, c.args, c.extra, i)
+            if type(c) is ToolCall
+            else self.invalid_call(c, i)
+            for c in calls_in_order(msg)
+        ]
         calls += [self.tool_call(b.id, b.name, b.args, b.extra, i) for b in blocks]
-        for bad in msg.invalid_tool_calls:
-            calls.append(self.invalid_call(bad, i))
         if calls:
             out["tool_calls"] = calls
         model = msg.model
@@ -179,7 +183,7 @@ class Writer:
         read from an Inspect log; otherwise those Inspect defines (a Responses custom tool
         call becoming a ``custom`` one), the rest reported as not carried."""
         if self.native:
-            return extra
+            return without_call_index(extra)
         kept: dict[str, Any] = {}
         for key, value in extra.items():
             if key == "type":

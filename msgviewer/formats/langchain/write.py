@@ -13,6 +13,7 @@ from ...core.message import InvalidToolCall, Message, ToolCall
 from ...core.usage import Usage
 from ..base import Context, Conversation, add_kept, message_where
 from ..io import json_bytes
+from ..shared.call_order import without_call_index
 from ..shared.placing import insert_each
 from .fields import (
     AI_TYPES,
@@ -231,6 +232,7 @@ class _Writer:
         # only fields read from a LangChain file go back (other formats' are reported).
         if TOOL_USE_KEY in extra:
             extra = {k: v for k, v in extra.items() if k != TOOL_USE_KEY}
+        extra = without_call_index(extra)  # (LangChain keeps invalid calls in a list of their own)
         if extra:
             if self.native:
                 for key, value in extra.items():

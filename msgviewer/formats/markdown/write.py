@@ -23,10 +23,11 @@ from ...core.blocks import (
     UnknownBlock,
 )
 from ...core.errors import FormatError
-from ...core.message import Message
+from ...core.message import Message, ToolCall
 from ...core.serialize import block_to_dict, usage_from_dict
 from ...core.usage import Usage
 from ..base import Context, Conversation, message_where
+from ..shared.call_order import calls_in_order
 
 FORMAT_NAME = "markdown"
 
@@ -147,13 +148,14 @@ class _Transcript:
             parts.append(self.result_content(msg.content, i))
         else:
             parts.extend(self.blocks(msg.blocks, i))
-        for call in msg.tool_calls:
-            parts.append(self.call("Tool call", call.name, call.id, call.args))
-        for bad in msg.invalid_tool_calls:
-            head = f"**Invalid tool call** {code_span(bad.name or '?')}"
-            if bad.error:
-                head += f" · {code_span(bad.error)}"
-            parts.append(f"{head}\n\n{fence(_omit_data(bad.args or ''), 'text')}")
+        for call in calls_in_order(msg):
+            if type(call) is ToolCall:
+                parts.append(self.call("Tool call", call.name, call.id, call.args))
+                continue
+            head = f"**Invalid tool call** {code_span(call.name or '?')}"
+            if call.error:
+                head += f" · {code_span(call.error)}"
+            parts.append(f"{head}\n\n{fence(_omit_data(call.args or ''), 'text')}")
         if msg.usage is not None:
             parts.append(usage_line(msg.usage))
         if msg.metadata or msg.artifacts:

@@ -20,6 +20,7 @@ from ...core.blocks import (
 )
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ..base import Context, Conversation
+from ..shared.call_order import split_calls
 from ..shared.openai import (
     OPT_STR,
     audio_mime,
@@ -225,8 +226,7 @@ def _read_calls(
     raw_calls = d.get("tool_calls")
     if raw_calls is None and "function_call" not in d:
         return (), ()
-    calls: list[ToolCall] = []
-    invalid: list[InvalidToolCall] = []
+    read: list[ToolCall | InvalidToolCall] = []
     if raw_calls is not None:
         expect(ctx, raw_calls, list, "tool_calls", f"{path}.tool_calls")
         for j, tc in enumerate(raw_calls):
@@ -245,7 +245,7 @@ def _read_calls(
                 call_id = links.new_id()
                 extra["synthetic_id"] = True
             links.unanswered[call_id] = call_name
-            _add(parse_call(call_id, call_name, fn.get("arguments"), extra), calls, invalid)
+            read.append(parse_call(call_id, call_name, fn.get("arguments"), extra))
     legacy = d.get("function_call")
     if legacy is not None:
         p = f"{path}.function_call"
@@ -254,12 +254,8 @@ def _read_calls(
         call_id = links.new_id()
         links.unanswered[call_id] = call_name
         extra = {"legacy": True, "synthetic_id": True}
-        _add(parse_call(call_id, call_name, legacy.get("arguments"), extra), calls, invalid)
-    return tuple(calls), tuple(invalid)
-
-
-def _add(call: ToolCall | InvalidToolCall, calls: list, invalid: list) -> None:
-    (calls if type(call) is ToolCall else invalid).append(call)
+        read.append(parse_call(call_id, call_name, legacy.get("arguments"), extra))
+    return split_calls(read)
 
 
 def _read_content(content: Any, ctx: Context, path: str) -> str | tuple[Block, ...]:

@@ -14,9 +14,10 @@ from ...core.blocks import (
     TextBlock,
     UnknownBlock,
 )
-from ...core.message import Message
+from ...core.message import Message, ToolCall
 from ..base import Context, Conversation, message_where
 from ..io import json_bytes, jsonl_bytes
+from ..shared.call_order import calls_in_order
 from ..shared.openai import (
     CALL_EXTRA_SKIP,
     Drops,
@@ -159,24 +160,20 @@ def _assistant_out(i: int, m: Message, same: bool, drops: Drops, out: dict[str, 
             out["content"] = [p for p in parts if p is not None]
     out.update(fields)
     calls = []
-    for c in m.tool_calls:
-        if same and c.extra.get("legacy"):
-            out["function_call"] = {"name": c.name, "arguments": dump_args(c)}
+    for c in calls_in_order(m):
+        valid = type(c) is ToolCall
+        if valid and same and c.extra.get("legacy"):
+            out["function_call"] = {"name": c.name, "arguments": dump_args(c)}  # type: ignore[arg-type]
             continue
         call: dict[str, Any] = {}
         if c.id is not None and not (same and c.extra.get("synthetic_id")):
             call["id"] = c.id
         call["type"] = c.extra.get("type", "function") if same else "function"
-        call["function"] = {"name": c.name, "arguments": dump_args(c)}
-        if same:
-            _call_extra(call, c.extra)
-        calls.append(call)
-    for c in m.invalid_tool_calls:
-        call = {}
-        if c.id is not None and not (same and c.extra.get("synthetic_id")):
-            call["id"] = c.id
-        call["type"] = c.extra.get("type", "function") if same else "function"
-        call["function"] = {"name": c.name or "", "arguments": c.args or ""}
+        call["function"] = (
+            {"name": c.name, "arguments": dump_args(c)}  # type: ignore[arg-type]
+            if valid
+            else {"name": c.name or "", "arguments": c.args or ""}
+        )
         if same:
             _call_extra(call, c.extra)
         calls.append(call)

@@ -23,6 +23,7 @@ from ...core.blocks import Block, ImageBlock, TextBlock
 from ...core.message import Message, ToolCall
 from ..base import Context
 from ..io import text_has_long_numbers
+from ..shared.call_order import split_calls
 from .read_items import Draft, ItemReader, reasoning_block
 
 # Message's fields by position (quicker than by keyword): role, content, id, name,
@@ -59,9 +60,10 @@ class _Group(Draft):
         if self.kw:
             return super().build()
         content = self.content
+        calls, invalid = split_calls(self.calls)  # (invalid ones: the careful reader's)
         return _message(
             "assistant", content if type(content) is str else tuple(content), self.id, None,
-            None, False, tuple(self.calls), tuple(self.invalid), None, {}, (), self.metadata,
+            None, False, calls, invalid, None, {}, (), self.metadata,
         )  # fmt: skip
 
 

@@ -27,6 +27,7 @@ from ...core.blocks import (
 )
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ..base import Context
+from ..shared.call_order import split_calls
 from ..shared.openai import OPT_STR, audio_mime, expect, json_type, parse_call
 from .items import (
     APPROVAL_REQUEST,
@@ -46,14 +47,13 @@ from .items import (
 class Draft:
     """A message being built from items."""
 
-    __slots__ = ("calls", "content", "has_text", "id", "invalid", "kw", "metadata", "role")
+    __slots__ = ("calls", "content", "has_text", "id", "kw", "metadata", "role")
 
     def __init__(self, role: str, content: list[Block] | str) -> None:
         self.role = role
         self.content = content
         self.id: str | None = None
-        self.calls: list[ToolCall] = []
-        self.invalid: list[InvalidToolCall] = []
+        self.calls: list[ToolCall | InvalidToolCall] = []  # in item order, parsed or not
         self.metadata: dict[str, Any] = {}
         self.kw: dict[str, Any] = {}
         self.has_text = False
@@ -64,7 +64,6 @@ class Draft:
         blocks (or blocks into text)."""
         return not (
             self.calls
-            or self.invalid
             or self.has_text
             or type(self.content) is str
             or (type(content) is str and self.content)
@@ -84,12 +83,13 @@ class Draft:
 
     def build(self) -> Message:
         content = self.content if type(self.content) is str else tuple(self.content)
+        calls, invalid = split_calls(self.calls)
         return Message(
             self.role,  # type: ignore[arg-type]
             content,
             id=self.id,
-            tool_calls=tuple(self.calls),
-            invalid_tool_calls=tuple(self.invalid),
+            tool_calls=calls,
+            invalid_tool_calls=invalid,
             metadata=self.metadata,
             **self.kw,
         )
@@ -151,7 +151,7 @@ class ItemReader:
             call = _client_call(item, kind, ctx, path)
             if stamp:
                 call = _restamp(call, stamp)
-            (group.calls if type(call) is ToolCall else group.invalid).append(call)  # type: ignore[arg-type]
+            group.calls.append(call)
             return group
         if kind in CLIENT_OUTPUTS:
             return self._standalone(_output(item, kind, ctx, path), stamp)
@@ -181,7 +181,7 @@ class ItemReader:
 
     def _content(self, block: Block) -> Draft:
         group = self._group
-        needs_new = group is None or group.calls or group.invalid or type(group.content) is str
+        needs_new = group is None or group.calls or type(group.content) is str
         group = self._open(new=bool(needs_new))
         group.content.append(block)  # type: ignore[union-attr]
         return group

@@ -24,6 +24,7 @@ from ...core.blocks import (
 )
 from ...core.message import Message, ToolCall
 from ..base import message_where
+from ..shared.call_order import calls_in_order
 from ..shared.openai import CALL_EXTRA_SKIP, Drops, audio_format, canonical, dump_args, fill
 from .items import (
     APPROVAL_REQUEST,
@@ -162,9 +163,10 @@ class ItemWriter:
             self._assistant_blocks(i, m, content, out)
         if len(out) == start and not (m.tool_calls or m.invalid_tool_calls):
             out.append({"role": "assistant", "content": ""})  # keep the turn, empty as it was
-        for c in m.tool_calls:
-            out.append(self._call(c))
-        for c in m.invalid_tool_calls:
+        for c in calls_in_order(m):
+            if type(c) is ToolCall:
+                out.append(self._call(c))
+                continue
             item = {"type": "function_call", "call_id": c.id or "", "name": c.name or ""}
             if self.same and c.extra.get("type") == APPROVAL_REQUEST:
                 item = {"type": APPROVAL_REQUEST, "id": c.id or "", "name": c.name or ""}

@@ -18,6 +18,7 @@ from ...core.blocks import (
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ..base import Context, Conversation
 from ..io import loads_exactly
+from ..shared.call_order import split_calls
 from ..shared.json_checks import (
     compact_json,
     json_type,
@@ -205,15 +206,13 @@ class _Reader:
 
     def response(self, item: dict[str, Any], parts: list[Any], path: str) -> Message:
         blocks: list[Block] = []
-        calls: list[ToolCall] = []
-        invalid: list[InvalidToolCall] = []
+        calls: list[ToolCall | InvalidToolCall] = []
         for j, part in enumerate(parts):
             sub = f"{path}.parts[{j}]"
             part = want_dict(part, "a response part", self.ctx, sub)
             kind = part.get("part_kind")
             if kind == "tool-call":
-                call = self.call(part, sub)
-                (calls if isinstance(call, ToolCall) else invalid).append(call)  # type: ignore[arg-type]
+                calls.append(self.call(part, sub))
             else:
                 blocks.append(self.response_part(kind, part, sub))
         response = {k: v for k, v in item.items() if k not in ("kind", "parts", "usage")}
@@ -224,10 +223,11 @@ class _Reader:
         content: str | tuple[Block, ...] = tuple(blocks)
         if len(blocks) == 1 and type(blocks[0]) is TextBlock and not blocks[0].extra:
             content = blocks[0].text
+        valid, invalid = split_calls(calls)
         return Message(
             "assistant",
             content,
-            tool_calls=calls,
+            tool_calls=valid,
             invalid_tool_calls=invalid,
             usage=usage,
             response_metadata=response,

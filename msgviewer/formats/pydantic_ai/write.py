@@ -27,6 +27,7 @@ from ...core.blocks import (
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ..base import Context, Conversation, message_where
 from ..io import json_bytes, loads_exactly
+from ..shared.call_order import CALL_INDEX, calls_in_order
 from ..shared.json_checks import compact_json
 from ..shared.provider import SYNTHETIC_ID, pair_tool_ids
 from .content import EMPTY_KEY, JSON_KEY, REDACTED_ID, REQUEST_KEY, write_item
@@ -263,9 +264,8 @@ class Writer:
                 self.ctx.lossy(f"a {block.type} block in a response", message_where(i, j))
             else:
                 parts.append(part)
-        parts.extend(self._call(c) for c in message.tool_calls)
-        for call in message.invalid_tool_calls:
-            if not self.native and call.error:
+        for call in calls_in_order(message):
+            if type(call) is InvalidToolCall and not self.native and call.error:
                 self.ctx.lossy("the error text of an invalid tool call", where)
             parts.append(self._call(call))
         out: dict[str, Any] = {"parts": parts}
@@ -372,6 +372,7 @@ class Writer:
     def _call(self, call: ToolCall | InvalidToolCall) -> dict[str, Any]:
         extra = dict(call.extra)
         extra.pop(SYNTHETIC_ID, None)
+        extra.pop(CALL_INDEX, None)
         as_json = extra.pop("args_json", False)
         if isinstance(call, InvalidToolCall):
             args: Any = call.args

@@ -18,6 +18,7 @@ from ...core.message import InvalidToolCall, Message, ToolCall
 from ...core.usage import Usage
 from ..base import Context, Conversation
 from ..io import json_bytes, loads_exactly
+from .call_order import CALL_INDEX
 from .json_checks import expect, json_type
 
 OPT_STR = (str, type(None))
@@ -60,7 +61,7 @@ def dump_args(call: ToolCall) -> Any:
     return json_bytes(call.args).decode()
 
 
-CALL_EXTRA_SKIP = frozenset({"args_object", "raw_args", "synthetic_id"})
+CALL_EXTRA_SKIP = frozenset({"args_object", "raw_args", "synthetic_id", CALL_INDEX})
 
 # -- usage --------------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ import orjson
 
 from ...core.blocks import ToolCallBlock
 from ...core.message import InvalidToolCall, ToolCall
+from ..shared.call_order import CALL_INDEX, split_calls
 
 FORMAT_NAME = "sharegpt"
 
@@ -64,8 +65,7 @@ def parse_calls(value: Any, t: int) -> tuple[list[ToolCall] | None, list[Invalid
         except ValueError:
             parsed = None
     items = parsed if isinstance(parsed, list) else [parsed]
-    calls: list[ToolCall] = []
-    invalid: list[InvalidToolCall] = []
+    read: list[ToolCall | InvalidToolCall] = []
     for k, item in enumerate(items):
         if not isinstance(item, dict) or not isinstance(item.get("name"), str):
             raw = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
@@ -88,17 +88,18 @@ def parse_calls(value: Any, t: int) -> tuple[list[ToolCall] | None, list[Invalid
                 decoded = None
             if not isinstance(decoded, dict):
                 error = "arguments are not a JSON object"
-                invalid.append(InvalidToolCall(call_id, item["name"], args, error, extra=extra))
+                read.append(InvalidToolCall(call_id, item["name"], args, error, extra=extra))
                 continue
             args = decoded
             extra["arguments_json"] = True  # the arguments were JSON text inside the JSON
         elif not isinstance(args, dict):
             error = "arguments are not an object"
             text = json.dumps(args, ensure_ascii=False)
-            invalid.append(InvalidToolCall(call_id, item["name"], text, error, extra=extra))
+            read.append(InvalidToolCall(call_id, item["name"], text, error, extra=extra))
             continue
-        calls.append(ToolCall(call_id, item["name"], args, extra=extra))
-    return calls, invalid
+        read.append(ToolCall(call_id, item["name"], args, extra=extra))
+    calls, invalid = split_calls(read)
+    return list(calls), list(invalid)
 
 
 def format_calls(calls: Sequence[ToolCall], *, list_form: bool) -> str:
@@ -178,5 +179,5 @@ the careful reader does. Nesting near a thousand deep makes its parser raise
 counts too: a few more texts the slow way)."""
 
 
-_MARKERS = frozenset({"synthetic_id", "arguments_json"})
+_MARKERS = frozenset({"synthetic_id", "arguments_json", CALL_INDEX})
 """``extra`` keys msgviewer adds itself: never written into a file."""

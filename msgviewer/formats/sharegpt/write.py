@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...core.blocks import TextBlock, ToolCallBlock, ToolResultBlock, UnknownBlock
-from ...core.message import Message
+from ...core.message import Message, ToolCall
 from ..base import Context, Conversation, message_where
 from ..io import json_bytes, jsonl_bytes
+from ..shared.call_order import calls_in_order
 from .calls import DEFAULT_TAGS, FORMAT_NAME, call_item, invalid_item, same_calls
 
 _MEDIA = frozenset({"image", "audio", "video", "file"})
@@ -157,11 +158,12 @@ def _message_turns(msg: Message, i: int, lossy: _Lossy, native: bool, role_key: 
     role = msg.role
     blocks = msg.content
     results: list[ToolResultBlock] = []
-    calls: list[Any] = list(msg.tool_calls)
+    block_calls: list[ToolCallBlock] = []
     if isinstance(blocks, tuple):
         results = [b for b in blocks if type(b) is ToolResultBlock]
-        calls += [b for b in blocks if type(b) is ToolCallBlock]
+        block_calls = [b for b in blocks if type(b) is ToolCallBlock]
         blocks = tuple(b for b in blocks if type(b) not in (ToolResultBlock, ToolCallBlock))
+    calls: list[Any] = [*msg.tool_calls, *block_calls]
     turns = [_Turn("tool", i, [_text(r.content, i, lossy, native)]) for r in results]
     if any(r.is_error for r in results):
         lossy.add("tool error flags", i)
@@ -172,8 +174,11 @@ def _message_turns(msg: Message, i: int, lossy: _Lossy, native: bool, role_key: 
             lossy.add("assistant text beside tool calls", i)
         if not native and any(c.id is not None and not c.extra.get("synthetic_id") for c in calls):
             lossy.add("tool call ids", i)
-        items = [call_item(c, keep_id=native) for c in calls]
-        items += [invalid_item(c) for c in msg.invalid_tool_calls]
+        items = [
+            call_item(c, keep_id=native) if type(c) is ToolCall else invalid_item(c)
+            for c in calls_in_order(msg)
+        ]
+        items += [call_item(c, keep_id=native) for c in block_calls]
         exact = raw if native and raw is not None else None
         if isinstance(exact, str) and not same_calls(exact, calls, msg.invalid_tool_calls):
             exact = None
