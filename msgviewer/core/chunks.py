@@ -12,8 +12,6 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-import orjson
-
 from .blocks import (
     Block,
     ReasoningBlock,
@@ -23,6 +21,7 @@ from .blocks import (
     UnknownBlock,
 )
 from .chunk_dicts import delta_index, ids_agree, merge_dicts, merge_indexed
+from .json_numbers import loads_exactly
 from .message import InvalidToolCall, Message, ToolCall
 from .usage import Usage
 
@@ -128,8 +127,8 @@ class _CallRun:
         if not text.endswith(("}", "]")):
             return False
         try:
-            orjson.loads(text)
-        except orjson.JSONDecodeError:
+            loads_exactly(text)
+        except ValueError:
             return False
         return True
 
@@ -138,8 +137,8 @@ class _CallRun:
         if not text.strip():
             return ToolCall(self.id, self.name or "", {}, extra=self.extra)
         try:
-            args = orjson.loads(text)
-        except orjson.JSONDecodeError as exc:
+            args = loads_exactly(text)  # (an id past 64 bits stays the integer it is)
+        except ValueError as exc:
             return InvalidToolCall(
                 self.id, self.name, text, f"arguments are not valid JSON: {exc}", extra=self.extra
             )
@@ -375,8 +374,8 @@ def _finish_block(item: Any) -> Block:
         extra = dict(item.extra)
         text = extra.pop("partial_json")
         try:
-            args = orjson.loads(text) if type(text) is str else None
-        except orjson.JSONDecodeError:
+            args = loads_exactly(text) if type(text) is str else None
+        except ValueError:
             args = None
         if type(args) is dict:
             return replace(item, args=args, extra=extra)

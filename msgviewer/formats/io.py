@@ -3,9 +3,7 @@ is ``safe_write``'s; ``atomic_write`` is still found here by its old name)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import mmap
 import os
 import sys
 from array import array
@@ -13,10 +11,20 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-import msgspec
 import orjson
 
 from ..core.errors import FormatError
+from ..core.json_numbers import (  # noqa: F401  (found here by the formats)
+    INT_DIGITS,
+    Buffer,
+    exact_loads,
+    exact_or_raise,
+    has_long_numbers,
+    int_digits,
+    loads_exactly,
+    loads_whole,
+    text_has_long_numbers,
+)
 from .reading import as_utf8, read_path, read_stdin, read_stream
 from .safe_write import write_file as atomic_write  # noqa: F401  (its old place)
 
@@ -73,11 +81,6 @@ def read_bytes(source: str | os.PathLike[str] | BinaryIO) -> tuple[bytes, str]:
     return read_stream(source, str(name)), name
 
 
-Buffer = bytes | mmap.mmap
-"""File contents: bytes, or a read-only memory map (both have ``find``; the parser takes
-either, though msgviewer maps no file itself)."""
-
-
 def read_buffer(source: str | os.PathLike[str] | BinaryIO) -> tuple[Buffer, str]:
     """``read_bytes``: kept under this name, which once memory-mapped a large file.
 
@@ -87,82 +90,8 @@ def read_buffer(source: str | os.PathLike[str] | BinaryIO) -> tuple[Buffer, str]
     return read_bytes(source)
 
 
-# A number of 19 digits or more may not fit 64 bits (-9223372036854775809 has 19): orjson reads
-# such a number as a float or refuses it (past a double's range); the standard library reads it
-# as the integer it is.
-_DIGITS_AS_ZERO = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
-_LONG_RUN = b"0" * 19
 ZIP_MAGIC = b"PK\x03\x04"
 """How a zip archive begins (its first local file header)."""
-INT_DIGITS = 100_000
-"""The most digits an integer read exactly may have: enough for any real file, and few enough
-that converting it stays quick (Python's conversion is quadratic in the digits)."""
-
-
-def has_long_numbers(data: Buffer) -> bool:
-    """Whether the text may hold an integer orjson cannot read exactly (a run of 19 digits,
-    maybe inside a string: then the exact reading costs a little time and changes nothing).
-
-    Every digit mapped to "0" and the rest to spaces, then one search: quicker than a regular
-    expression at every size (2.5x on a call's arguments, 14x on 4 KB). (Looking at one byte
-    in four first is quicker on text, but slower on hexadecimal ids, where four digits in a row
-    of the sampled bytes are common: a session log's every line has some.)"""
-    # In pieces that overlap by a run's length less one: no copy of a whole large file
-    step, overlap = _SCAN_PIECE, len(_LONG_RUN) - 1
-    for start in range(0, len(data), step):
-        if _LONG_RUN in bytes(data[start : start + step + overlap]).translate(_DIGITS_AS_ZERO):
-            return True
-    return False
-
-
-_SCAN_PIECE = 1 << 22
-"""Bytes looked at in one piece."""
-
-
-def text_has_long_numbers(text: str) -> bool:
-    """``has_long_numbers`` of a short text, such as a call's arguments (2.3x quicker than a
-    regular expression on one)."""
-    return _LONG_RUN in text.encode(errors="surrogatepass").translate(_DIGITS_AS_ZERO)
-
-
-def loads_exactly(text: str) -> Any:
-    """JSON text held in a file's string (a call's arguments), read as a whole document is
-    (``loads_whole``): integers past 64 bits exactly, not as the floats orjson makes of them.
-    ``ValueError`` when it is not JSON (nesting too deep too: orjson's error, not
-    ``RecursionError``)."""
-    return loads_whole(text.encode(errors="surrogatepass"))
-
-
-def exact_loads(data: Buffer | memoryview) -> Any:
-    """Parse JSON keeping integers exactly (the standard library, which takes integers of up
-    to ``INT_DIGITS`` digits here); floats as usual. ``NaN`` and ``Infinity``, which are not
-    JSON, raise ``ValueError`` as orjson refuses them: whether a text reads must not hang on
-    whether it also holds a long integer."""
-    text = bytes(data).decode("utf-8")
-    with int_digits(INT_DIGITS):
-        return json.loads(text, parse_constant=_not_json)
-
-
-def _not_json(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-@contextlib.contextmanager
-def int_digits(digits: int) -> Iterator[None]:
-    """Python's limit on the digits of an integer converted to or from text raised to
-    ``digits`` (0: none) for the block; nothing to do before Python 3.11, which has none."""
-    if not hasattr(sys, "get_int_max_str_digits"):
-        yield
-        return
-    limit = sys.get_int_max_str_digits()
-    if limit == 0 or 0 < digits <= limit:
-        yield
-        return
-    sys.set_int_max_str_digits(digits)
-    try:
-        yield
-    finally:
-        sys.set_int_max_str_digits(limit)
 
 
 def _line_of(data: bytes, pos: int) -> int:
@@ -209,7 +138,7 @@ def iter_jsonl(
         start = end + 1
         try:
             if long_numbers and has_long_numbers(chunk):
-                record = _exact_or_raise(chunk)
+                record = exact_or_raise(chunk)
             else:
                 record = orjson.loads(chunk)
         except orjson.JSONDecodeError as exc:
@@ -277,46 +206,6 @@ def parse(data: Buffer | str, file: str | None = None) -> Parsed:
         # once the loader has frozen the collector's generations).
         error = _json_error(exc, data, file)
     raise error
-
-
-def loads_whole(data: Buffer | memoryview) -> Any:
-    """One JSON value, integers past 64 bits read exactly; orjson's error (with its line and
-    column) for what is not JSON.
-
-    msgspec reads integers of up to 4,300 digits exactly, as the standard library does, and
-    everything else as orjson does (``tests/formats/test_whole_parse.py`` holds them equal), in
-    0.4-0.8x the time of orjson's parse and the search for long integers it needs first. What
-    msgspec refuses goes that way, which reads what msgspec cannot (longer integers, nesting
-    near the recursion limit) and says what is wrong with the rest. One difference, for the
-    better: a long integer nested within a few levels of the recursion limit, which the
-    standard library could not reach, so that orjson read it as a float (or refused it past a
-    double's range), is read exactly. (JSONL lines stay with
-    orjson, after one search of the whole text: line by line msgspec is no quicker, and a
-    Claude Code session read by it keeps 0.03x its file more memory.)"""
-    if sys.getrecursionlimit() <= _ORJSON_DEPTH:
-        try:
-            return _decode(data)
-        except _DECODE_FAILS:
-            pass  # (the usual way outside the handler: its error would hold this frame)
-    if has_long_numbers(data):
-        return _exact_or_raise(data)
-    return orjson.loads(data)
-
-
-_decode = msgspec.json.Decoder().decode
-_DECODE_FAILS = (msgspec.MsgspecError, ValueError, RecursionError, BufferError)
-_ORJSON_DEPTH = 1024
-"""The nesting orjson reads. msgspec reads as deep as the recursion limit lets it (less the
-stack in use), so it is asked only while that limit is lower, as it is by default: it then
-reads no text that orjson would refuse for its depth."""
-
-
-def _exact_or_raise(data: Buffer | memoryview) -> Any:
-    """``exact_loads``, or orjson's error (with its line and column) if the text is not JSON."""
-    try:
-        return exact_loads(data)
-    except (ValueError, RecursionError):
-        return orjson.loads(data)  # (raises: the same text is not JSON for it either)
 
 
 def is_one_value(line: bytes) -> bool:

@@ -470,3 +470,15 @@ def streamed_messages(draw: st.DrawFn) -> tuple[Message, list[Message]]:
 def test_merging_a_split_message_gives_it_back(case: tuple[Message, list[Message]]) -> None:
     expected, chunks = case
     assert merge_chunks(chunks) == expected
+
+
+def test_streamed_arguments_keep_an_integer_past_64_bits() -> None:
+    merged = merge_chunks(
+        [
+            chunk(ToolCallChunkBlock("c", "lookup", '{"id": 1234567890', 0)),
+            chunk(ToolCallChunkBlock(None, None, "12345678901234}", 0)),
+        ]
+    )
+    [call] = merged.tool_calls
+    assert call.args == {"id": 123456789012345678901234}
+    assert type(call.args["id"]) is int

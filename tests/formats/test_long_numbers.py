@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from msgviewer.core import json_numbers
 from msgviewer.formats import io
 from msgviewer.formats.io import has_long_numbers
 
@@ -22,7 +23,7 @@ def _truth(data: bytes) -> bool:
 @pytest.fixture
 def small_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
     """Pieces of 64 bytes, so that runs fall across their edges."""
-    monkeypatch.setattr(io, "_SCAN_PIECE", 64)
+    monkeypatch.setattr(json_numbers, "_SCAN_PIECE", 64)
 
 
 # Texts of digits and the bytes around numbers in JSON, long enough for the sampled search.
@@ -47,12 +48,12 @@ def test_the_sampled_search_finds_what_a_whole_search_finds(texts: bytes, pad: i
 @settings(max_examples=200, deadline=None)
 @given(texts=_texts, pad=st.integers(0, 200))
 def test_runs_across_the_pieces_edges_are_found(texts: bytes, pad: int) -> None:
-    io._SCAN_PIECE, before = 64, io._SCAN_PIECE
+    json_numbers._SCAN_PIECE, before = 64, json_numbers._SCAN_PIECE
     try:
         data = b"x" * pad + texts + b"y" * 4096
         assert has_long_numbers(data) is _truth(data)
     finally:
-        io._SCAN_PIECE = before
+        json_numbers._SCAN_PIECE = before
 
 
 @pytest.mark.parametrize("at", range(0, 64))

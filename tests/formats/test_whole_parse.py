@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from msgviewer.core import json_numbers
 from msgviewer.formats import io
 from msgviewer.formats.io import has_long_numbers, loads_whole
 
@@ -21,7 +22,7 @@ def _usual(data: bytes) -> tuple[str, str]:
     """What the reading made of a text before msgspec: the value's repr (types and key order
     count), or orjson's error."""
     try:
-        value = io._exact_or_raise(data) if has_long_numbers(data) else orjson.loads(data)
+        value = json_numbers.exact_or_raise(data) if has_long_numbers(data) else orjson.loads(data)
     except orjson.JSONDecodeError as exc:
         return "error", str(exc)
     return "value", _repr(value)
@@ -143,7 +144,7 @@ def test_a_long_integer_is_read_exactly() -> None:
 
 def test_msgspec_is_asked_at_the_usual_recursion_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     asked: list[Any] = []
-    decode = io._decode
-    monkeypatch.setattr(io, "_decode", lambda data: asked.append(data) or decode(data))
+    decode = json_numbers._decode
+    monkeypatch.setattr(json_numbers, "_decode", lambda data: asked.append(data) or decode(data))
     assert _now(b'{"a": [1, 2.5, "x"]}') == ("value", "{'a': [1, 2.5, 'x']}")
     assert asked

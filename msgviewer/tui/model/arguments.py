@@ -26,6 +26,7 @@ from typing import Any
 
 import orjson
 
+from ...core.json_numbers import loads_exactly
 from ...core.message import Message
 from ...formats import Conversation
 from .jsonpath import PathError, key_step, node_path, written
@@ -173,7 +174,7 @@ def _same(value: Any, args: dict[str, Any]) -> bool:
         return value == args
     if isinstance(value, str) and value[:1] == "{":
         try:
-            return bool(orjson.loads(value) == args)
-        except orjson.JSONDecodeError:
+            return bool(loads_exactly(value) == args)  # (as the reader read them)
+        except ValueError:
             return False
     return False

@@ -168,3 +168,28 @@ def test_the_value_of_an_argument() -> None:
     assert argument_value(VALUE, ("command",), as_json=True) == '"ls -la"'
     assert argument_value(VALUE, ("command",), as_json=False) == "ls -la"
     assert orjson.loads(argument_value(VALUE, ("nested",), as_json=False)) == VALUE["nested"]
+
+
+def test_arguments_holding_an_integer_past_64_bits_are_found_in_the_file(tmp_path: Path) -> None:
+    history = [
+        {"role": "user", "content": "look it up"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "c1",
+                    "type": "function",
+                    "function": {"name": "get", "arguments": '{"id": 123456789012345678901234}'},
+                }
+            ],
+        },
+    ]
+    path = tmp_path / "chat.json"
+    path.write_bytes(orjson.dumps({"messages": history}))
+    convs = load(path)
+    assert convs[0].messages[1].tool_calls[0].args == {"id": 123456789012345678901234}
+    assert (
+        argument_path(convs, (CALL, 0, 1, 0, 0, 0), ())
+        == "$.messages[1].tool_calls[0].function.arguments"
+    )
