@@ -137,6 +137,11 @@ class Format:
     only the edited messages' records rewritten, found without writing the rest; None when the
     bytes around the edit are not the writer's own (the caller splices whole texts)."""
 
+    shape_keys: frozenset[str] = frozenset()
+    """``Conversation.metadata`` keys that record only the shape of this format's file (a bare
+    array, a dataset's records...) for its own writer: another format leaves them out without
+    calling them lost (``dumps``)."""
+
     @property
     def can_read(self) -> bool:
         return self.read is not None

@@ -38,7 +38,7 @@ def dumps(
     fmt = get_format(format)
     if fmt.write is None:
         raise FormatError(f"the {fmt.name} format can be read but not written")
-    conversations = _as_conversations(obj, format)
+    conversations = [_for(fmt, c) for c in _as_conversations(obj, format)]
     if len(conversations) > 1 and not fmt.multi:
         raise FormatError(
             f"the {fmt.name} format holds one conversation; got {len(conversations)} "
@@ -63,6 +63,21 @@ def dumps(
     finally:
         if was_enabled:
             gc.enable()
+
+
+def _for(fmt: Format, conv: Conversation) -> Conversation:
+    """The conversation without the keys that only gave its own format's file its shape, when
+    it is written in another format."""
+    if conv.format == fmt.name or not conv.metadata:
+        return conv
+    try:
+        keys = get_format(conv.format).shape_keys
+    except FormatError:  # (a format of the caller's own naming)
+        return conv
+    if keys.isdisjoint(conv.metadata):
+        return conv
+    metadata = {k: v for k, v in conv.metadata.items() if k not in keys}
+    return dataclasses.replace(conv, metadata=metadata)
 
 
 def _write_fails(fmt: Format, conversations: list[Conversation]) -> bool:

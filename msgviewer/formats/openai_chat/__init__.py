@@ -1,8 +1,9 @@
 """``openai-chat``: OpenAI Chat Completions messages, request bodies, responses, fine-tuning JSONL.
 
 Also reads Hugging Face chat-template messages (arguments as objects, ``reasoning_content`` or
-``thinking``) and the legacy ``function`` role and ``function_call``. Fields read into the model
-come back on writing: reasoning text and refusals in their own fields, an assistant's
+``thinking``) and the legacy ``function`` role and ``function_call``. A file comes back in its
+shape (a bare array of messages, a request body, a dataset's array of records). Fields read
+into the model come back on writing: reasoning text and refusals in their own fields, an assistant's
 ``weight`` and other unknown message keys through ``message.metadata``, request fields through
 ``Conversation.metadata``.
 
@@ -12,7 +13,7 @@ common shapes decoded into typed records, the quick way ``load`` tries first), `
 """
 
 from ..base import Format
-from .detect import NAME, PART_TYPES, ROLES, sniff
+from .detect import ARRAY_KEY, DATASET_KEY, NAME, PART_TYPES, ROLES, sniff
 from .read import read, read_messages
 from .write import REASONING_FIELDS, write
 
@@ -23,6 +24,7 @@ FORMAT = Format(
     read=read,
     write=write,
     multi=True,
+    shape_keys=frozenset({ARRAY_KEY, DATASET_KEY}),
     cannot_carry=(
         "reasoning (except reasoning_content read from the same format), citations, server "
         "tool calls, tool error flags, message ids, usage outside a completion response"

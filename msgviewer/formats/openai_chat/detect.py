@@ -75,6 +75,9 @@ def _foreign_part(part: dict[str, Any]) -> bool:
 DATASET_KEY = "dataset_array"
 """``Conversation.metadata`` key: the conversation was one record of a JSON array of
 ``{"messages": [...], "images": [...]}`` records (a dataset file), written back as one."""
+ARRAY_KEY = "messages_array"
+"""``Conversation.metadata`` key: the file was a bare JSON array of messages, not a request
+body, and is written back as one."""
 
 
 def is_dataset(value: list[Any]) -> bool:

@@ -28,7 +28,7 @@ from ..shared.openai import (
     expect,
     parse_call,
 )
-from .detect import DATASET_KEY, NAME, ROLES
+from .detect import ARRAY_KEY, DATASET_KEY, NAME, ROLES
 from .fast import read_all
 from .write import REASONING_FIELDS
 
@@ -96,7 +96,7 @@ def read(value: Any, ctx: Context) -> list[Conversation]:
         first = value[0] if value else None
         if isinstance(first, dict) and "messages" in first and "role" not in first:
             return [_read_record(d, ctx, f"$[{i}]") for i, d in enumerate(value)]
-        return [Conversation(read_messages(value, ctx, "$"), NAME, {})]
+        return [Conversation(read_messages(value, ctx, "$"), NAME, {ARRAY_KEY: True})]
     expect(ctx, value, dict, "an OpenAI chat file", "$")
     if "choices" in value:
         return [_read_completion(value, ctx)]

@@ -31,7 +31,7 @@ from ...core.blocks import ReasoningBlock, TextBlock
 from ...core.message import Message, ToolCall
 from ..base import Context, Conversation
 from ..io import loads_whole
-from .detect import NAME, names_a_role
+from .detect import ARRAY_KEY, NAME, names_a_role
 from .fast import assistant_with_calls, plain, tool_call, tool_result
 from .field_order import fields_in_order
 from .read import MESSAGE_KEYS, READ_KEYS, Links, ids_in, read_message
@@ -419,7 +419,7 @@ def read(doc: Document, ctx: Context) -> list[Conversation] | None:
     key in its metadata, or its tool calls: their order in the file (which writing keeps) is not
     in the records."""
     if type(doc) is list:
-        items, path, meta = doc, "$", {}
+        items, path, meta = doc, "$", {ARRAY_KEY: True}
     else:
         items, path, meta = doc.messages, "$.messages", doc.meta
     if any(type(m) is dict for m in items) and _declined(items):

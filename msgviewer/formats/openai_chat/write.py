@@ -28,7 +28,7 @@ from ..shared.openai import (
     fill,
     portable_request,
 )
-from .detect import DATASET_KEY, NAME
+from .detect import ARRAY_KEY, DATASET_KEY, NAME
 
 REASONING_FIELDS = ("reasoning_content", "thinking", "reasoning")
 """Assistant message fields some servers and chat templates put reasoning text in."""
@@ -49,7 +49,7 @@ def write(conversations: Sequence[Conversation], ctx: Context) -> bytes:
     return jsonl_bytes(docs)
 
 
-def _document(conv: Conversation, ctx: Context) -> dict[str, Any]:
+def _document(conv: Conversation, ctx: Context) -> dict[str, Any] | list[Any]:
     same = conv.format == NAME
     drops = Drops(ctx)
     if (
@@ -61,13 +61,19 @@ def _document(conv: Conversation, ctx: Context) -> dict[str, Any]:
     else:
         meta = dict(conv.metadata) if same else portable_request(conv, NAME, ctx)
         record = meta.pop(DATASET_KEY, None) is True
+        bare = meta.pop(ARRAY_KEY, None) is True and not meta  # (else the fields need a body)
         messages = []
         for i, m in canonical(conv.messages):
             messages.append(_message_out(i, m, same, drops))
             if m.usage is not None or (m.response_metadata and not same):
                 drops.add("usage and response metadata (a request body has none)", f"message {i}")
         # A dataset record leads with its messages (LLaMA-Factory's order); a body ends with them.
-        doc = {"messages": messages, **meta} if record else {**meta, "messages": messages}
+        if bare:
+            doc = messages
+        elif record:
+            doc = {"messages": messages, **meta}
+        else:
+            doc = {**meta, "messages": messages}
     drops.flush()
     return doc
 

@@ -28,6 +28,7 @@ FORMAT = Format(
     name=FORMAT_NAME,
     description="ShareGPT / LLaMA-Factory dataset: JSON record, array of records, or JSONL",
     sniff=sniff,
+    shape_keys=frozenset({FORMAT_NAME}),  # (turn keys, tags, where the system prompt was)
     read=read,
     write=write,
     multi=True,

@@ -1,0 +1,80 @@
+"""A file is written back in the shape it was read in (a bare array of messages stays one),
+and the keys that only record that shape are left out, not reported as lost, when the
+conversation is written in another format."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+from msgviewer import Conversation, LossyConversionWarning, dumps, loads
+
+BARE = [
+    {"role": "system", "content": "be brief"},
+    {"role": "user", "content": "hi"},
+    {"role": "assistant", "content": "hello"},
+]
+DATASET = [{"messages": BARE[1:], "images": []}, {"messages": BARE[1:], "images": []}]
+SHAREGPT = [{"conversations": [{"from": "human", "value": "hi"}, {"from": "gpt", "value": "yo"}]}]
+LANGCHAIN = [{"type": "human", "content": "hi"}, {"type": "ai", "content": "hello"}]  # plain
+
+
+def test_a_bare_array_of_messages_is_written_back_as_one() -> None:
+    (conv,) = loads(json.dumps(BARE), format="openai-chat")
+    assert json.loads(dumps(conv, format="openai-chat")) == BARE
+
+
+def test_a_bare_array_given_request_fields_becomes_a_request_body() -> None:
+    (conv,) = loads(json.dumps(BARE), format="openai-chat")
+    conv = Conversation(conv.messages, conv.format, {**conv.metadata, "model": "gpt-4o"})
+    assert json.loads(dumps(conv, format="openai-chat")) == {"model": "gpt-4o", "messages": BARE}
+
+
+def test_trim_writes_a_bare_array_as_a_bare_array(tmp_path: Path) -> None:
+    source, out = tmp_path / "fixture.json", tmp_path / "trimmed.json"
+    source.write_text(json.dumps(BARE))
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "msgviewer",
+            "trim",
+            str(source),
+            "--max-tokens",
+            "1000",
+            "-o",
+            str(out),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    assert json.loads(out.read_text()) == BARE
+
+
+@pytest.mark.parametrize(
+    ("source", "fmt", "key"),
+    [
+        (BARE, "openai-chat", "messages_array"),
+        (DATASET, "openai-chat", "dataset_array"),
+        (SHAREGPT, "sharegpt", "sharegpt"),
+        (LANGCHAIN, "langchain", "langchain"),
+    ],
+)
+@pytest.mark.parametrize("target", ["anthropic", "gemini", "langchain", "inspect", "msgviewer"])
+def test_shape_keys_stay_behind_in_another_format(
+    source: list[dict[str, object]], fmt: str, key: str, target: str
+) -> None:
+    conv = loads(json.dumps(source), format=fmt)[0]
+    assert key in conv.metadata
+    if target == fmt:
+        return
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", LossyConversionWarning)
+        written = dumps(conv, format=target)
+    assert not [w for w in caught if key in str(w.message)]
+    assert f'"{key}"'.encode() not in written
