@@ -54,15 +54,25 @@ def split_calls(
 def calls_in_order(message: Message) -> list[ToolCall | InvalidToolCall]:
     """The message's calls in the order it was read in: the valid ones, each invalid call put
     back at its noted place (the rest after them)."""
-    valid: list[ToolCall | InvalidToolCall] = list(message.tool_calls)
+    valid, invalid = message.tool_calls, message.invalid_tool_calls
+    if not invalid:
+        return list(valid)
+    return [invalid[k] if bad else valid[k] for bad, k in call_places(message)]
+
+
+def call_places(message: Message) -> list[tuple[bool, int]]:
+    """Where each call is, in the order ``calls_in_order`` gives them: (unparsable, its index
+    in ``invalid_tool_calls`` if so, else in ``tool_calls``)."""
+    valid = [(False, k) for k in range(len(message.tool_calls))]
     invalid = message.invalid_tool_calls
     if not invalid:
         return valid
     placed = sorted(
-        ((c.extra[CALL_INDEX], c) for c in invalid if _has_index(c)), key=lambda x: x[0]
+        ((c.extra[CALL_INDEX], (True, j)) for j, c in enumerate(invalid) if _has_index(c)),
+        key=lambda x: x[0],
     )
     out = insert_each(valid, placed)
-    out.extend(c for c in invalid if not _has_index(c))
+    out.extend((True, j) for j, c in enumerate(invalid) if not _has_index(c))
     return out
 
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ...core.message import Message
+from ...formats.shared.call_order import call_places
 from .result_nesting import CallKey, ResultNesting, nest_results
 from .rows import (
     ARTIFACT,
@@ -302,16 +303,12 @@ class TreeNodes:
             if self.is_expanded(brow) and self.expandable(brow):
                 out.extend(self._children(brow))
         if cats & TOOL_CALL:
-            for k in range(len(message.tool_calls)):
-                crow = (CALL, c, m, k, 0, d)
+            for invalid, k in call_places(message):  # (in the file's order)
+                crow = (INVALID if invalid else CALL, c, m, k, 0, d)
                 out.append(crow)
-                if self.is_expanded(crow) and self.expandable(crow):
+                opens = (nest is not None or not invalid) and self.is_expanded(crow)
+                if opens and self.expandable(crow):
                     out.extend(self._children(crow))
-            for k in range(len(message.invalid_tool_calls)):
-                irow = (INVALID, c, m, k, 0, d)
-                out.append(irow)
-                if nest is not None and self.is_expanded(irow) and self.expandable(irow):
-                    out.extend(self._children(irow))
         if cats & TOOL_RESULT:
             out.extend((ARTIFACT, c, m, k, 0, d) for k in range(len(message.artifacts)))
         return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import gc
+import json
 import struct
 import subprocess
 import sys
@@ -21,10 +22,11 @@ from msgviewer import (
     TextBlock,
     ToolCall,
     load,
+    loads,
 )
 from msgviewer.formats import Conversation
 from msgviewer.tui.model.media import image_dimensions, media_info, suggested_filename
-from msgviewer.tui.model.rows import BLOCK, CALL, LINE, MAX_LINES, MORE, MSG, Filter
+from msgviewer.tui.model.rows import BLOCK, CALL, INVALID, LINE, MAX_LINES, MORE, MSG, Filter
 from msgviewer.tui.model.safe import line_text, one_line
 from msgviewer.tui.model.search import SearchIndex, locate
 from msgviewer.tui.model.session import TOOL_CALL, Session
@@ -63,6 +65,24 @@ def test_expand_splices_one_message_and_collapse_cuts_it_out() -> None:
     assert model.rows[:3] == before[:3] and model.rows[3 + 4 :] == before[3:]
     assert model.collapse(2)
     assert model.rows == before
+
+
+def test_an_unparsable_call_is_shown_where_the_file_has_it() -> None:
+    history = [
+        {"role": "user", "content": "go"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": f"c{k}", "type": "function", "function": {"name": "f", "arguments": a}}
+                for k, a in enumerate(['{"a": 1}', '{"a": ', '{"b": 2}'])
+            ],
+        },
+    ]
+    model = TreeModel(Session.from_conversations(loads(json.dumps(history))))
+    model.set_nested_view(False)
+    assert model.expand(1)
+    assert [(r[0], r[3]) for r in model.rows[2:5]] == [(CALL, 0), (INVALID, 0), (CALL, 1)]
 
 
 def test_reasoning_and_long_tool_output_start_collapsed() -> None:
