@@ -164,7 +164,7 @@ def _loads_as_stdlib(text: str) -> Any:
     same list of strings; what it refuses (lone surrogates, NaN...) goes to the standard
     library, and so does a text that may nest deep enough for the standard library to raise
     ``RecursionError`` (which orjson would not)."""
-    if text.count("[") + text.count("{") > MANY_BRACKETS:
+    if len(text) > MANY_BRACKETS and text.count("[") + text.count("{") > MANY_BRACKETS:
         return json.loads(text)
     try:
         return orjson.loads(text)

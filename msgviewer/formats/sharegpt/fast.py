@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from collections import deque
 from collections.abc import Callable
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 import orjson
@@ -27,9 +28,20 @@ _message = builder(Message)  # roles and content below are already canonical
 _call = builder(ToolCall)
 _JSONDecodeError = orjson.JSONDecodeError
 # What the careful reader compares a function_call value with (``calls.format_calls`` gives
-# the same text for the calls taken here): ``json.dumps(..., ensure_ascii=False)``, its
-# encoder made once
-_as_written = json.JSONEncoder(ensure_ascii=False).encode
+# the same text for the calls taken here): ``json.dumps(..., ensure_ascii=False)``. Its C
+# encoder is made once: ``JSONEncoder.encode`` makes a new one for every value, which cost
+# more than the encoding of a call. (Parsed JSON holds no cycles to look out for.)
+_encoder = json.JSONEncoder(ensure_ascii=False)
+if c_make_encoder is not None:
+    _encode = c_make_encoder(
+        None, _encoder.default, encode_basestring, None, ": ", ", ", False, False, True
+    )
+
+    def _as_written(value: Any) -> str:
+        return "".join(_encode(value, 0))
+
+else:  # (a Python without the json module's C part)
+    _as_written = _encoder.encode
 
 
 def _kinds(style: str) -> dict[str, str]:
@@ -95,7 +107,7 @@ def read_turns(turns: list[Any], pending: Pending, out: list[Message], careful: 
 def _call_turn(value: str, t: int) -> Message | None:
     """The assistant message of function_call turn ``t``; None unless ``value`` is just what
     the writer would give for its calls."""
-    if value.count("{") + value.count("[") > MANY_BRACKETS:
+    if len(value) > MANY_BRACKETS and value.count("{") + value.count("[") > MANY_BRACKETS:
         return None  # (maybe nested deep enough that the careful reader's parse gives up)
     try:
         parsed = orjson.loads(value)
