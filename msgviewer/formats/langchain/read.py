@@ -7,8 +7,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from ...core._frozen import builder
 from ...core.blocks import ToolCallBlock
-from ...core.message import InvalidToolCall, Message, ToolCall, normalize_role
+from ...core.message import _ROLE_OBJECTS, InvalidToolCall, Message, ToolCall, normalize_role
 from ...core.usage import Usage
 from ..base import Context, Conversation
 from ..shared.json_checks import record_context, want_dict, want_int, want_list, want_str
@@ -27,6 +28,8 @@ from .fields import (
     is_lc_message,
 )
 from .read_blocks import NATIVE, BlockReader
+
+_build = builder(Message)
 
 
 def read(value: Any, ctx: Context) -> list[Conversation]:
@@ -188,9 +191,15 @@ def _message(
     if role == "tool":
         _tool_fields(data, ctx, path, kw)
     content = blocks.content(data["content"], f"{path}.content")
-    if kw.get("tool_calls") and type(content) is tuple:
-        content, kw["tool_calls"] = _fold_tool_use(content, kw["tool_calls"])
-    return Message(role, content, metadata=metadata, **kw)  # type: ignore[arg-type]
+    calls = kw.get("tool_calls", ())
+    if calls and type(content) is tuple:
+        content, calls = _fold_tool_use(content, calls)
+    get = kw.get
+    return _build(  # (role and content are canonical already: no checks to run)
+        _ROLE_OBJECTS[role], content, get("id"), get("name"), get("tool_call_id"),
+        get("is_error", False), calls, get("invalid_tool_calls", ()), get("usage"),
+        get("response_metadata") or {}, get("artifacts", ()), metadata,
+    )  # fmt: skip
 
 
 def _fold_tool_use(
