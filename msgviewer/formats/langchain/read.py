@@ -192,7 +192,7 @@ def _message(
         _tool_fields(data, ctx, path, kw)
     content = blocks.content(data["content"], f"{path}.content")
     calls = kw.get("tool_calls", ())
-    if calls and type(content) is tuple:
+    if calls and type(content) is tuple and ToolCallBlock in map(type, content):
         content, calls = _fold_tool_use(content, calls)
     get = kw.get
     return _build(  # (role and content are canonical already: no checks to run)
