@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import mmap
+import re
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -72,11 +73,23 @@ def loads_exactly(text: str) -> Any:
 def exact_loads(data: Buffer | memoryview) -> Any:
     """Parse JSON keeping integers exactly (the standard library, which takes integers of up
     to ``INT_DIGITS`` digits here); floats as usual. ``NaN`` and ``Infinity``, which are not
-    JSON, raise ``ValueError`` as orjson refuses them: whether a text reads must not hang on
-    whether it also holds a long integer."""
+    JSON, raise ``ValueError`` as orjson refuses them, and so does an escaped surrogate
+    without its other half (``"\\ud800"``): whether a text reads must not hang on whether it
+    also holds a long integer."""
     text = bytes(data).decode("utf-8")
     with int_digits(INT_DIGITS):
-        return json.loads(text, parse_constant=_not_json)
+        value = json.loads(text, parse_constant=_not_json)
+        if _SURROGATE_ESCAPE.search(text):
+            try:  # (a pair is one character once read; half of one stays a lone surrogate)
+                json.dumps(value, ensure_ascii=False).encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError(
+                    "an escaped surrogate without its other half is not JSON"
+                ) from None
+    return value
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def _not_json(name: str) -> Any:

@@ -88,3 +88,14 @@ def test_long_integers_in_json_text_are_read_exactly(n: int) -> None:
         value = io.loads_exactly(text)
         found = value["n"] if "n" in value else value["a"][0]["n"]
         assert type(found) is int and found == n
+
+
+@pytest.mark.parametrize("half", ["\\ud800", "\\udfff", "\\uDBFF x"])
+def test_half_a_surrogate_pair_is_refused_with_or_without_a_long_integer(half: str) -> None:
+    # orjson refuses it; so must the exact reading a long integer elsewhere in the text sends
+    # the text to (else whether a file reads would hang on that integer)
+    for number in ("1", "123456789012345678901234"):
+        with pytest.raises(ValueError):
+            io.loads_whole(f'{{"a": "{half}", "n": {number}}}'.encode())
+    pair = io.loads_whole(b'{"a": "\\ud83d\\ude00", "n": 123456789012345678901234}')
+    assert pair == {"a": "\U0001f600", "n": 123456789012345678901234}
