@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import mmap
 import re
 import sys
 from collections.abc import Iterator
@@ -22,9 +21,9 @@ from typing import Any
 import msgspec
 import orjson
 
-Buffer = bytes | mmap.mmap
-"""File contents: bytes, or a read-only memory map (both have ``find``; the parser takes
-either, though msgviewer maps no file itself)."""
+Text = bytes | bytearray | memoryview
+"""What the readers here take: bytes, or any buffer of them (a file's memory map too: the
+core itself opens no file)."""
 
 # A number of 19 digits or more may not fit 64 bits (-9223372036854775809 has 19): orjson reads
 # such a number as a float or refuses it (past a double's range); the standard library reads it
@@ -36,7 +35,7 @@ INT_DIGITS = 100_000
 that converting it stays quick (Python's conversion is quadratic in the digits)."""
 
 
-def has_long_numbers(data: Buffer) -> bool:
+def has_long_numbers(data: Text) -> bool:
     """Whether the text may hold an integer orjson cannot read exactly (a run of 19 digits,
     maybe inside a string: then the exact reading costs a little time and changes nothing).
 
@@ -70,7 +69,7 @@ def loads_exactly(text: str) -> Any:
     return loads_whole(text.encode(errors="surrogatepass"))
 
 
-def exact_loads(data: Buffer | memoryview) -> Any:
+def exact_loads(data: Text) -> Any:
     """Parse JSON keeping integers exactly (the standard library, which takes integers of up
     to ``INT_DIGITS`` digits here); floats as usual. ``NaN`` and ``Infinity``, which are not
     JSON, raise ``ValueError`` as orjson refuses them, and so does an escaped surrogate
@@ -114,7 +113,7 @@ def int_digits(digits: int) -> Iterator[None]:
         sys.set_int_max_str_digits(limit)
 
 
-def loads_whole(data: Buffer | memoryview) -> Any:
+def loads_whole(data: Text) -> Any:
     """One JSON value, integers past 64 bits read exactly; orjson's error (with its line and
     column) for what is not JSON.
 
@@ -146,7 +145,7 @@ stack in use), so it is asked only while that limit is lower, as it is by defaul
 reads no text that orjson would refuse for its depth."""
 
 
-def exact_or_raise(data: Buffer | memoryview) -> Any:
+def exact_or_raise(data: Text) -> Any:
     """``exact_loads``, or orjson's error (with its line and column) if the text is not JSON."""
     try:
         return exact_loads(data)

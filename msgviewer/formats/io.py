@@ -4,6 +4,7 @@ is ``safe_write``'s; ``atomic_write`` is still found here by its old name)."""
 from __future__ import annotations
 
 import json
+import mmap
 import os
 import sys
 from array import array
@@ -16,7 +17,6 @@ import orjson
 from ..core.errors import FormatError
 from ..core.json_numbers import (  # noqa: F401  (found here by the formats)
     INT_DIGITS,
-    Buffer,
     exact_loads,
     exact_or_raise,
     has_long_numbers,
@@ -79,6 +79,11 @@ def read_bytes(source: str | os.PathLike[str] | BinaryIO) -> tuple[bytes, str]:
             raise FormatError(exc.strerror or str(exc), file=name) from None
     name = getattr(source, "name", None) or "<input>"
     return read_stream(source, str(name)), name
+
+
+Buffer = bytes | mmap.mmap
+"""File contents: bytes, or a read-only memory map (both have ``find``; the parser takes
+either, though msgviewer maps no file itself)."""
 
 
 def read_buffer(source: str | os.PathLike[str] | BinaryIO) -> tuple[Buffer, str]:
