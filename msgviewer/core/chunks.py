@@ -20,6 +20,7 @@ from .blocks import (
     ToolCallChunkBlock,
     UnknownBlock,
 )
+from .call_order import calls_in_order, split_calls
 from .chunk_dicts import delta_index, ids_agree, merge_dicts, merge_indexed
 from .json_numbers import loads_exactly
 from .message import InvalidToolCall, Message, ToolCall
@@ -181,11 +182,10 @@ def merge_chunks(chunks: Iterable[Message]) -> Message:
     name = tool_call_id = None
     is_error = False
     content = _Content()
-    calls: list[_CallRun | ToolCall] = []
+    calls: list[_CallRun | ToolCall | InvalidToolCall] = []
     by_index: dict[int, _CallRun] = {}
     by_id: dict[str, _CallRun] = {}
     last_call: _CallRun | None = None
-    invalid: list[InvalidToolCall] = []
     usage: Usage | None = None
     response_metadata: dict[str, Any] = {}
     metadata: dict[str, Any] = {}
@@ -224,8 +224,7 @@ def merge_chunks(chunks: Iterable[Message]) -> Message:
                 call.add(block)
                 last_call = call
 
-        calls.extend(chunk.tool_calls)
-        invalid.extend(chunk.invalid_tool_calls)
+        calls.extend(calls_in_order(chunk))
         if chunk.usage is not None:
             usage = chunk.usage if usage is None else usage + chunk.usage
         response_metadata = merge_dicts(response_metadata, chunk.response_metadata)
@@ -235,13 +234,9 @@ def merge_chunks(chunks: Iterable[Message]) -> Message:
     if role is None:
         raise ValueError("merge_chunks needs at least one chunk")
 
-    tool_calls: list[ToolCall] = []
-    for call in calls:
-        built = call if type(call) is ToolCall else call.build()  # type: ignore[union-attr]
-        if type(built) is ToolCall:
-            tool_calls.append(built)
-        else:
-            invalid.append(built)  # type: ignore[arg-type]
+    tool_calls, invalid = split_calls(  # (streamed calls in the order they began)
+        c.build() if type(c) is _CallRun else c for c in calls
+    )
 
     return Message(
         role,  # type: ignore[arg-type]
@@ -250,8 +245,8 @@ def merge_chunks(chunks: Iterable[Message]) -> Message:
         name=name,
         tool_call_id=tool_call_id,
         is_error=is_error,
-        tool_calls=tuple(tool_calls),
-        invalid_tool_calls=tuple(invalid),
+        tool_calls=tool_calls,
+        invalid_tool_calls=invalid,
         usage=usage,
         response_metadata=response_metadata,
         artifacts=tuple(artifacts),

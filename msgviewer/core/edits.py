@@ -24,6 +24,7 @@ from .blocks import (
     ToolCallBlock,
     ToolResultBlock,
 )
+from .call_order import call_places, with_calls
 from .links import CallRef, ResultRef, ToolLinks
 from .message import Message, ToolCall
 
@@ -298,14 +299,11 @@ def delete_parts(parts: Iterable[Part]) -> EditFn:
             if i in blocks:
                 message = without_blocks(message, blocks[i])
             if i in calls or i in invalid:
-                drop, bad = calls.get(i, set()), invalid.get(i, set())
-                message = replace(
-                    message,
-                    tool_calls=tuple(c for k, c in enumerate(message.tool_calls) if k not in drop),
-                    invalid_tool_calls=tuple(
-                        c for k, c in enumerate(message.invalid_tool_calls) if k not in bad
-                    ),
-                )
+                gone_calls = {(False, k) for k in calls.get(i, ())}
+                gone_calls.update((True, k) for k in invalid.get(i, ()))
+                kept = [p for p in call_places(message) if p not in gone_calls]
+                both = (message.tool_calls, message.invalid_tool_calls)
+                message = with_calls(message, [both[bad][k] for bad, k in kept])
             if is_empty(message) and (had_calls or _only_links(messages[i], blocks.get(i))):
                 gone.add(i)
             messages[i] = message

@@ -19,8 +19,9 @@ from .blocks import (
     ToolCallBlock,
     ToolResultBlock,
 )
+from .call_order import calls_in_order, with_calls
 from .links import CallRef, ResultRef, ToolLinks, link_tools
-from .message import Message, ToolCall
+from .message import InvalidToolCall, Message, ToolCall
 from .message_fixes import (
     drop_messages,
     find_messages,
@@ -330,15 +331,14 @@ def repair_arguments(messages: list[Message], call_ids: Collection[Any]) -> list
     out = []
     for m in messages:
         if m.invalid_tool_calls and any(c.id in call_ids for c in m.invalid_tool_calls):
-            keep, fixed = [], []
-            for c in m.invalid_tool_calls:
-                if c.id not in call_ids:
-                    keep.append(c)
-                    continue
-                args = repair_json(c.args)
-                fixed.append(ToolCall(c.id, c.name or "", args or {}, extra=dict(c.extra)))
-            m = dataclasses.replace(
-                m, tool_calls=(*m.tool_calls, *fixed), invalid_tool_calls=tuple(keep)
+            m = with_calls(  # (each repaired call where the unparsable one was)
+                m,
+                [
+                    ToolCall(c.id, c.name or "", repair_json(c.args) or {}, extra=dict(c.extra))
+                    if type(c) is InvalidToolCall and c.id in call_ids
+                    else c
+                    for c in calls_in_order(m)
+                ],
             )
         out.append(m)
     return out

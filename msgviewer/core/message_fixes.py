@@ -8,6 +8,7 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from .blocks import Block, TextBlock
+from .call_order import calls_in_order, split_calls
 from .message import Message
 
 START_PLACEHOLDER = "[start of conversation]"
@@ -51,11 +52,12 @@ def merge_message(a: Message, b: Message) -> Message:
         usage = a.usage + b.usage
     else:
         usage = a.usage or b.usage
+    tool_calls, invalid = split_calls((*calls_in_order(a), *calls_in_order(b)))
     return dataclasses.replace(
         a,
         content=content,
-        tool_calls=(*a.tool_calls, *b.tool_calls),
-        invalid_tool_calls=(*a.invalid_tool_calls, *b.invalid_tool_calls),
+        tool_calls=tool_calls,
+        invalid_tool_calls=invalid,
         usage=usage,
         artifacts=(*a.artifacts, *b.artifacts),
     )
@@ -70,8 +72,7 @@ def merge_run(run: Sequence[Message]) -> Message:
     texts: list[str] | None = [first.content] if type(first.content) is str else None  # type: ignore[list-item]
     blocks: list[Block] = [] if texts is not None else list(first.content)
     usage = first.usage
-    tool_calls = list(first.tool_calls)
-    invalid = list(first.invalid_tool_calls)
+    calls = calls_in_order(first)
     artifacts = list(first.artifacts)
     for m in run[1:]:
         content = m.content
@@ -87,14 +88,14 @@ def merge_run(run: Sequence[Message]) -> Message:
             usage = usage + m.usage
         else:
             usage = usage or m.usage
-        tool_calls.extend(m.tool_calls)
-        invalid.extend(m.invalid_tool_calls)
+        calls.extend(calls_in_order(m))
         artifacts.extend(m.artifacts)
+    tool_calls, invalid = split_calls(calls)
     return dataclasses.replace(
         first,
         content="\n".join(t for t in texts if t) if texts is not None else tuple(blocks),
-        tool_calls=tuple(tool_calls),
-        invalid_tool_calls=tuple(invalid),
+        tool_calls=tool_calls,
+        invalid_tool_calls=invalid,
         usage=usage,
         artifacts=tuple(artifacts),
     )

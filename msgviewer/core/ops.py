@@ -12,6 +12,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import replace
 
 from .blocks import Block, TextBlock, ToolCallBlock, ToolResultBlock
+from .call_order import calls_in_order, split_calls
 from .message import Message, normalize_role
 
 
@@ -178,13 +179,14 @@ def _merge(run: list[Message], separator: str) -> Message:
         return first
     content = _merge_content([m.content for m in run], separator)
     usages = [m.usage for m in run if m.usage is not None]
+    tool_calls, invalid = split_calls(c for m in run for c in calls_in_order(m))
     return replace(
         first,
         content=content,
         id=next((m.id for m in run if m.id is not None), None),
         name=next((m.name for m in run if m.name is not None), None),
-        tool_calls=tuple(c for m in run for c in m.tool_calls),
-        invalid_tool_calls=tuple(c for m in run for c in m.invalid_tool_calls),
+        tool_calls=tool_calls,
+        invalid_tool_calls=invalid,
         usage=sum(usages[1:], usages[0]) if usages else None,
         artifacts=tuple(a for m in run for a in m.artifacts),
     )

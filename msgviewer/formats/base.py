@@ -140,7 +140,7 @@ class Format:
     shape_keys: frozenset[str] = frozenset()
     """``Conversation.metadata`` keys that record only the shape of this format's file (a bare
     array, a dataset's records...) for its own writer: another format leaves them out without
-    calling them lost (``dumps``)."""
+    calling them lost (``dumps``); msgviewer's own keeps them."""
 
     @property
     def can_read(self) -> bool:

@@ -12,8 +12,9 @@ from typing import Any
 
 from ..core.errors import FormatError, MsgviewerError
 from ..core.message import Message
+from ..core.serialize import FORMAT_NAME as NATIVE
 from .base import Context, Conversation, Format, LossyConversionWarning
-from .registry import get_format
+from .registry import all_formats, get_format
 from .safe_write import write_file
 
 
@@ -38,7 +39,8 @@ def dumps(
     fmt = get_format(format)
     if fmt.write is None:
         raise FormatError(f"the {fmt.name} format can be read but not written")
-    conversations = [_for(fmt, c) for c in _as_conversations(obj, format)]
+    shapes = _shape_keys_but(fmt)
+    conversations = [_without(shapes, c) for c in _as_conversations(obj, format)]
     if len(conversations) > 1 and not fmt.multi:
         raise FormatError(
             f"the {fmt.name} format holds one conversation; got {len(conversations)} "
@@ -65,16 +67,17 @@ def dumps(
             gc.enable()
 
 
-def _for(fmt: Format, conv: Conversation) -> Conversation:
-    """The conversation without the keys that only gave its own format's file its shape, when
-    it is written in another format."""
-    if conv.format == fmt.name or not conv.metadata:
-        return conv
-    try:
-        keys = get_format(conv.format).shape_keys
-    except FormatError:  # (a format of the caller's own naming)
-        return conv
-    if keys.isdisjoint(conv.metadata):
+def _shape_keys_but(fmt: Format) -> frozenset[str]:
+    """The keys that give other formats' files their shape, which ``fmt`` leaves out: read
+    from such a file, or kept for it by msgviewer's own format (which keeps them all, so
+    that written back from it, the file has its shape again)."""
+    if fmt.name == NATIVE:
+        return frozenset()
+    return frozenset().union(*(f.shape_keys for f in all_formats() if f is not fmt))
+
+
+def _without(keys: frozenset[str], conv: Conversation) -> Conversation:
+    if not conv.metadata or keys.isdisjoint(conv.metadata):
         return conv
     metadata = {k: v for k, v in conv.metadata.items() if k not in keys}
     return dataclasses.replace(conv, metadata=metadata)

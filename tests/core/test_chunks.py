@@ -21,6 +21,7 @@ from msgviewer.core import (
     ToolCallChunkBlock,
     Usage,
 )
+from msgviewer.core.call_order import calls_in_order
 from msgviewer.core.chunks import merge_chunks, merge_dicts
 from tests.strategies import args_dicts, base64_data, models, texts, tool_names
 
@@ -244,7 +245,10 @@ def test_complete_tool_calls_in_chunks_are_kept() -> None:
         ]
     )
     assert merged.tool_calls == (done, ToolCall("call_1", "f", {"n": 1}))
-    assert merged.invalid_tool_calls == (earlier,)
+    [bad] = merged.invalid_tool_calls
+    assert (bad.id, bad.args, bad.error) == ("call_x", "{", "cut off")
+    # the unparsable call keeps its place: after the first chunk's call, before the streamed one
+    assert [c.id for c in calls_in_order(merged)] == ["call_0", "call_x", "call_1"]
 
 
 def test_a_missing_name_follows_langchain() -> None:

@@ -14,8 +14,23 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from msgviewer import InvalidToolCall, LossyConversionWarning, Message, ToolCall, dumps, loads
-from msgviewer.formats.shared.call_order import CALL_INDEX, calls_in_order, split_calls
+from msgviewer import (
+    Conversation,
+    InvalidToolCall,
+    LossyConversionWarning,
+    Message,
+    ToolCall,
+    ToolCallChunkBlock,
+    dumps,
+    loads,
+)
+from msgviewer.core.call_order import CALL_INDEX, calls_in_order, split_calls, with_calls
+from msgviewer.core.chunks import merge_chunks
+from msgviewer.core.edits import Part, delete_parts
+from msgviewer.core.fixes import repair_arguments
+from msgviewer.core.message_fixes import merge_message, merge_run
+from msgviewer.core.ops import merge_runs
+from msgviewer.formats import FORMATS
 
 NAMES = ("alpha_tool", "beta_tool", "gamma_tool", "delta_tool")
 
@@ -101,31 +116,104 @@ def test_formats_that_cannot_hold_unparsable_arguments_keep_the_order(fmt: str) 
     assert _order(_quiet(dumps, conv, format=fmt)) == list(NAMES[:3])
 
 
-def test_the_note_is_not_written_nor_reported_as_a_lost_field() -> None:
+def _repaired() -> Message:
     (conv,) = loads(MIXED, format="openai-chat")
-    for fmt in ("langchain", "openai-chat", "gemini", "pydantic-ai", "inspect", "sharegpt"):
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", LossyConversionWarning)
-            written = dumps(conv, format=fmt)
-        text = written.decode() if isinstance(written, bytes) else written
-        assert CALL_INDEX not in text, fmt
-        assert not [w for w in caught if CALL_INDEX in str(w.message)], fmt
+    return repair_arguments(list(conv.messages), {"call_1"})[1]
 
 
-def test_a_call_removed_by_an_edit_loses_no_other() -> None:
-    (conv,) = loads(TWO_BAD, format="openai-chat")
-    message = conv.messages[1]
-    # The first parsed call is gone: a place noted before may now be past the end; every
-    # other call is still written, the unparsable ones in their order.
-    edited = Message(
-        "assistant",
-        "",
-        tool_calls=message.tool_calls[1:],
-        invalid_tool_calls=message.invalid_tool_calls,
-    )
-    ids = [c.id for c in calls_in_order(edited)]
-    assert sorted(ids) == ["call_0", "call_2", "call_3"]
-    assert ids.index("call_0") < ids.index("call_2")
+def _split_in_two() -> tuple[Message, Message]:
+    """[alpha] and [beta (unparsable), gamma]: MIXED's calls in two assistant messages."""
+    (conv,) = loads(MIXED, format="openai-chat")
+    calls = calls_in_order(conv.messages[1])
+    empty = Message("assistant", "")
+    return with_calls(empty, calls[:1]), with_calls(empty, calls[1:])
+
+
+def _merged() -> Message:
+    return merge_message(*_split_in_two())
+
+
+@pytest.mark.parametrize(
+    "fmt", sorted(n for n, (_r, w, _d) in FORMATS.items() if w and n != "msgviewer")
+)
+@pytest.mark.parametrize("case", ["read", "repaired", "merged"])
+def test_the_note_is_never_written_nor_reported_as_a_lost_field(fmt: str, case: str) -> None:
+    (conv,) = loads(MIXED, format="openai-chat")
+    message = {"read": conv.messages[1], "repaired": _repaired(), "merged": _merged()}[case]
+    conv = Conversation((conv.messages[0], message, *conv.messages[2:]), conv.format)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", LossyConversionWarning)
+        written = dumps(conv, format=fmt)
+    text = written.decode() if isinstance(written, bytes) else written
+    assert CALL_INDEX not in text
+    assert not [w for w in caught if CALL_INDEX in str(w.message)]
+
+
+def test_the_native_format_keeps_the_order() -> None:
+    (conv,) = loads(MIXED, format="openai-chat")
+    (back,) = loads(dumps(conv, format="msgviewer"), format="msgviewer")
+    assert [c.name for c in calls_in_order(back.messages[1])] == list(NAMES[:3])
+    assert _order(dumps(back, format="openai-chat")) == list(NAMES[:3])
+
+
+def test_a_repaired_call_stays_where_it_was() -> None:
+    repaired = _repaired()
+    assert [c.id for c in repaired.tool_calls] == ["call_0", "call_1", "call_2"]
+    assert not repaired.invalid_tool_calls
+    assert all(CALL_INDEX not in c.extra for c in repaired.tool_calls)
+
+
+def test_merged_messages_keep_their_calls_order() -> None:
+    a, b = _split_in_two()
+    assert CALL_INDEX in b.invalid_tool_calls[0].extra  # (its place among b's calls: 0)
+    for merged in (merge_message(a, b), merge_runs([a, b])[0], merge_run([a, b])):
+        assert [c.id for c in calls_in_order(merged)] == ["call_0", "call_1", "call_2"]
+
+
+@pytest.mark.parametrize(
+    ("gone", "left"),
+    [
+        (Part("call", 1, 0), ["call_0", "call_2", "call_3"]),  # the first parsed call
+        (Part("invalid", 1, 0), ["call_1", "call_2", "call_3"]),  # the first unparsable one
+        (Part("call", 1, 1), ["call_0", "call_1", "call_2"]),  # the last call
+    ],
+)
+def test_a_deleted_call_leaves_the_others_in_their_order(gone: Part, left: list[str]) -> None:
+    (conv,) = loads(TWO_BAD, format="openai-chat")  # [bad, ok, bad, ok]
+    [message] = [m for m in delete_parts([gone])(list(conv.messages)) if m.role == "assistant"]
+    assert [c.id for c in calls_in_order(message)] == left
+
+
+def test_streamed_calls_keep_their_order() -> None:
+    chunks = [
+        Message("assistant", (ToolCallChunkBlock("a", "alpha_tool", '{"x": 1}', 0),)),
+        Message("assistant", (ToolCallChunkBlock("b", "beta_tool", '{"x": ', 1),)),
+        Message("assistant", (ToolCallChunkBlock("c", "gamma_tool", "{}", 2),)),
+    ]
+    assert [c.id for c in calls_in_order(merge_chunks(chunks))] == ["a", "b", "c"]
+
+
+def test_sharegpt_results_answer_their_calls_in_order() -> None:
+    calls = [
+        {"name": "alpha_tool", "arguments": {}},
+        {"name": "beta_tool", "arguments": "{bad"},
+        {"name": "gamma_tool", "arguments": {}},
+    ]
+    record = {
+        "conversations": [
+            {"from": "human", "value": "go"},
+            {"from": "function_call", "value": json.dumps(calls)},
+            {"from": "observation", "value": "r-alpha"},
+            {"from": "observation", "value": "r-beta"},
+            {"from": "observation", "value": "r-gamma"},
+        ]
+    }
+    (conv,) = _quiet(loads, json.dumps(record), format="sharegpt")
+    assert [(m.name, m.content) for m in conv.messages if m.role == "tool"] == [
+        ("alpha_tool", "r-alpha"),
+        ("beta_tool", "r-beta"),
+        ("gamma_tool", "r-gamma"),
+    ]
 
 
 _CALLS = st.lists(st.booleans(), max_size=8).map(

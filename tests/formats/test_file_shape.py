@@ -65,7 +65,7 @@ def test_trim_writes_a_bare_array_as_a_bare_array(tmp_path: Path) -> None:
         (LANGCHAIN, "langchain", "langchain"),
     ],
 )
-@pytest.mark.parametrize("target", ["anthropic", "gemini", "langchain", "inspect", "msgviewer"])
+@pytest.mark.parametrize("target", ["anthropic", "gemini", "langchain", "inspect", "openai-chat"])
 def test_shape_keys_stay_behind_in_another_format(
     source: list[dict[str, object]], fmt: str, key: str, target: str
 ) -> None:
@@ -78,3 +78,24 @@ def test_shape_keys_stay_behind_in_another_format(
         written = dumps(conv, format=target)
     assert not [w for w in caught if key in str(w.message)]
     assert f'"{key}"'.encode() not in written
+
+
+@pytest.mark.parametrize(
+    ("source", "fmt"),
+    [(BARE, "openai-chat"), (SHAREGPT, "sharegpt")],
+)
+def test_through_msgviewer_s_own_format_a_file_keeps_its_shape(
+    source: list[dict[str, object]], fmt: str
+) -> None:
+    convs = loads(json.dumps(source), format=fmt)
+    native = loads(dumps(convs, format="msgviewer"), format="msgviewer")
+    assert json.loads(dumps(native, format=fmt)) == json.loads(dumps(convs, format=fmt))
+
+
+def test_through_msgviewer_s_own_format_a_dataset_stays_an_array_of_records() -> None:
+    convs = loads(json.dumps(DATASET), format="openai-chat")
+    native = loads(dumps(convs, format="msgviewer"), format="msgviewer")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", LossyConversionWarning)  # (the records' media lists)
+        written = json.loads(dumps(native, format="openai-chat"))
+    assert [record["messages"] for record in written] == [r["messages"] for r in DATASET]

@@ -22,9 +22,9 @@ from ...core.blocks import (
     ToolResultBlock,
     UnknownBlock,
 )
+from ...core.call_order import calls_in_order
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ...core.usage import Usage
-from ..shared.call_order import calls_in_order
 from ..shared.provider import CONTENT_INDEX, SYNTHETIC_ID, Losses, interleave_calls
 from .read_content import CITATION_FIELDS, ORIGIN, SERVER_CALL_TYPES, text_of_base64
 

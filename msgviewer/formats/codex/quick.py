@@ -18,12 +18,12 @@ import orjson
 
 from ...core._frozen import builder
 from ...core.blocks import Block, ReasoningBlock, TextBlock
+from ...core.call_order import split_calls
 from ...core.message import Message, ToolCall
 from ...core.usage import Usage
 from ..io import has_long_numbers
 from ..openai_responses.items import CLIENT_OUTPUTS
 from ..openai_responses.read_items import Draft, ItemReader
-from ..shared.call_order import split_calls
 from .events import EVENT_MESSAGES
 
 if TYPE_CHECKING:

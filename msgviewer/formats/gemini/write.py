@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...core.blocks import ToolCallBlock, ToolResultBlock
+from ...core.call_order import calls_in_order, without_call_index
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ..base import Context, Conversation, message_where
 from ..io import json_bytes
-from ..shared.call_order import calls_in_order, without_call_index
 from ..shared.provider import (
     SYNTHETIC_ID,
     Losses,

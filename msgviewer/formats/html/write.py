@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from html import escape
 
+from ...core.call_order import call_places
 from ...core.links import link_tools
 from ...core.message import Message
 from ...core.safetext import visible
@@ -110,10 +111,13 @@ def _message(m: Message, i: int, anchors: Anchors, writer: BlockWriter) -> str:
             body.append(text_html(m.content))
     else:
         body.extend(writer.blocks(m.content, i))
-    for c, call in enumerate(m.tool_calls):
-        body.append(writer.call(anchors.call_id(i, None, c), call.name, call.args, i))
-    for c, bad in enumerate(m.invalid_tool_calls):
-        body.append(writer.invalid_call(anchors.invalid_id(i, c), bad, i))
+    for invalid, c in call_places(m):  # (in the file's order)
+        if invalid:
+            bad = m.invalid_tool_calls[c]
+            body.append(writer.invalid_call(anchors.invalid_id(i, c), bad, i))
+        else:
+            call = m.tool_calls[c]
+            body.append(writer.call(anchors.call_id(i, None, c), call.name, call.args, i))
     if m.usage is not None:
         u = m.usage
         body.append(

@@ -22,10 +22,10 @@ from ...core.blocks import (
     UnknownBlock,
     VideoBlock,
 )
+from ...core.call_order import split_calls
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ..base import Context
 from ..io import loads_exactly
-from ..shared.call_order import split_calls
 from ..shared.json_checks import json_type
 from . import quick
 

@@ -22,10 +22,10 @@ from ...core.blocks import (
     UnknownBlock,
     VideoBlock,
 )
+from ...core.call_order import CALL_INDEX, calls_in_order, without_call_index
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ..base import Context, add_kept, message_where
 from ..io import loads_exactly
-from ..shared.call_order import CALL_INDEX, calls_in_order, without_call_index
 from .read_messages import ATTACHMENT
 
 # The fields Inspect's content items, tool calls and citations define (inspect_ai 0.3): extra

@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...core.blocks import Block, ToolCallBlock, ToolResultBlock
+from ...core.call_order import without_call_index
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ...core.usage import Usage
 from ..base import Context, Conversation, add_kept, message_where
 from ..io import json_bytes
-from ..shared.call_order import without_call_index
 from ..shared.placing import insert_each
 from .fields import (
     AI_TYPES,

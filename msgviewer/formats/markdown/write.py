@@ -22,12 +22,12 @@ from ...core.blocks import (
     ToolResultBlock,
     UnknownBlock,
 )
+from ...core.call_order import calls_in_order
 from ...core.errors import FormatError
 from ...core.message import Message, ToolCall
 from ...core.serialize import block_to_dict, usage_from_dict
 from ...core.usage import Usage
 from ..base import Context, Conversation, message_where
-from ..shared.call_order import calls_in_order
 
 FORMAT_NAME = "markdown"
 

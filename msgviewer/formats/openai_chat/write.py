@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,10 +15,10 @@ from ...core.blocks import (
     TextBlock,
     UnknownBlock,
 )
+from ...core.call_order import calls_in_order
 from ...core.message import Message, ToolCall
 from ..base import Context, Conversation, message_where
 from ..io import json_bytes, jsonl_bytes
-from ..shared.call_order import calls_in_order
 from ..shared.openai import (
     CALL_EXTRA_SKIP,
     Drops,
@@ -42,7 +43,7 @@ def write(conversations: Sequence[Conversation], ctx: Context) -> bytes:
     """Conversations -> one JSON document, or JSONL (one per line) for several; records read
     from a JSON array of records go back as one."""
     docs = [_document(c, ctx) for c in conversations]
-    if all(c.format == NAME and c.metadata.get(DATASET_KEY) is True for c in conversations):
+    if all(c.metadata.get(DATASET_KEY) is True for c in conversations):
         return json_bytes(docs, pretty=True)
     if len(docs) == 1:
         return json_bytes(docs[0], pretty=True)
@@ -59,9 +60,16 @@ def _document(conv: Conversation, ctx: Context) -> dict[str, Any] | list[Any]:
     ):
         doc = _completion(conv, drops)
     else:
+        # The file's shape, also when kept by msgviewer's own format (not a request field)
+        record = conv.metadata.get(DATASET_KEY) is True
+        bare = conv.metadata.get(ARRAY_KEY) is True
+        if not same and (record or bare):
+            rest = {k: v for k, v in conv.metadata.items() if k not in (DATASET_KEY, ARRAY_KEY)}
+            conv = dataclasses.replace(conv, metadata=rest)
         meta = dict(conv.metadata) if same else portable_request(conv, NAME, ctx)
-        record = meta.pop(DATASET_KEY, None) is True
-        bare = meta.pop(ARRAY_KEY, None) is True and not meta  # (else the fields need a body)
+        meta.pop(DATASET_KEY, None)
+        meta.pop(ARRAY_KEY, None)
+        bare = bare and not meta  # (else the fields need a body)
         messages = []
         for i, m in canonical(conv.messages):
             messages.append(_message_out(i, m, same, drops))

@@ -20,10 +20,10 @@ import orjson
 
 from ...core._frozen import builder
 from ...core.blocks import Block, ImageBlock, TextBlock
+from ...core.call_order import split_calls
 from ...core.message import Message, ToolCall
 from ..base import Context
 from ..io import text_has_long_numbers
-from ..shared.call_order import split_calls
 from .read_items import Draft, ItemReader, reasoning_block
 
 # Message's fields by position (quicker than by keyword): role, content, id, name,

@@ -25,9 +25,9 @@ from ...core.blocks import (
     UnknownBlock,
     parse_data_uri,
 )
+from ...core.call_order import split_calls
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ..base import Context
-from ..shared.call_order import split_calls
 from ..shared.openai import OPT_STR, audio_mime, expect, json_type, parse_call
 from .items import (
     APPROVAL_REQUEST,

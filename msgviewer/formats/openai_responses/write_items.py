@@ -22,9 +22,9 @@ from ...core.blocks import (
     TextBlock,
     UnknownBlock,
 )
+from ...core.call_order import calls_in_order
 from ...core.message import Message, ToolCall
 from ..base import message_where
-from ..shared.call_order import calls_in_order
 from ..shared.openai import CALL_EXTRA_SKIP, Drops, audio_format, canonical, dump_args, fill
 from .items import (
     APPROVAL_REQUEST,

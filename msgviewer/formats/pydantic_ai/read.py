@@ -15,10 +15,10 @@ from ...core.blocks import (
     TextBlock,
     UnknownBlock,
 )
+from ...core.call_order import split_calls
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ..base import Context, Conversation
 from ..io import loads_exactly
-from ..shared.call_order import split_calls
 from ..shared.json_checks import (
     compact_json,
     json_type,

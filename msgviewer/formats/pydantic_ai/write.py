@@ -24,10 +24,10 @@ from ...core.blocks import (
     UnknownBlock,
     VideoBlock,
 )
+from ...core.call_order import CALL_INDEX, calls_in_order
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ..base import Context, Conversation, message_where
 from ..io import json_bytes, loads_exactly
-from ..shared.call_order import CALL_INDEX, calls_in_order
 from ..shared.json_checks import compact_json
 from ..shared.provider import SYNTHETIC_ID, pair_tool_ids
 from .content import EMPTY_KEY, JSON_KEY, REDACTED_ID, REQUEST_KEY, write_item

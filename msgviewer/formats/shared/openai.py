@@ -14,11 +14,11 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ...core.blocks import ToolCallBlock, ToolResultBlock
+from ...core.call_order import CALL_INDEX
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ...core.usage import Usage
 from ..base import Context, Conversation
 from ..io import json_bytes, loads_exactly
-from .call_order import CALL_INDEX
 from .json_checks import expect, json_type
 
 OPT_STR = (str, type(None))

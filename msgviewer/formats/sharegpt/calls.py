@@ -10,8 +10,8 @@ from typing import Any
 import orjson
 
 from ...core.blocks import ToolCallBlock
+from ...core.call_order import CALL_INDEX, split_calls
 from ...core.message import InvalidToolCall, ToolCall
-from ..shared.call_order import CALL_INDEX, split_calls
 
 FORMAT_NAME = "sharegpt"
 

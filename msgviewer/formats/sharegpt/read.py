@@ -9,6 +9,7 @@ from collections import deque
 from typing import Any
 
 from ...core.blocks import UnknownBlock
+from ...core.call_order import calls_in_order
 from ...core.message import Message
 from ..base import Context, Conversation
 from .calls import (
@@ -149,15 +150,12 @@ class _Turns:
                 metadata["value_type"] = "object"  # written back as JSON, not as JSON text
             elif invalid or format_calls(calls, list_form=listed) != value:
                 metadata["value"] = value  # its exact text, for an exact round trip
-        self.pending.clear()
-        self.pending.extend((c.id, c.name) for c in [*(calls or ()), *invalid])
-        return Message(
-            "assistant",
-            "",
-            tool_calls=calls or (),
-            invalid_tool_calls=invalid,
-            metadata=metadata,
+        message = Message(
+            "assistant", "", tool_calls=calls or (), invalid_tool_calls=invalid, metadata=metadata
         )
+        self.pending.clear()  # (answered in the calls' order, an unparsable one among them)
+        self.pending.extend((c.id, c.name) for c in calls_in_order(message))
+        return message
 
     def results(
         self, value: Any, path: str, metadata: dict[str, Any], turns: list[Any], t: int

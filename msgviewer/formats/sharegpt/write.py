@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...core.blocks import TextBlock, ToolCallBlock, ToolResultBlock, UnknownBlock
+from ...core.call_order import calls_in_order
 from ...core.message import Message, ToolCall
 from ..base import Context, Conversation, message_where
 from ..io import json_bytes, jsonl_bytes
-from ..shared.call_order import calls_in_order
 from .calls import DEFAULT_TAGS, FORMAT_NAME, call_item, invalid_item, same_calls
 
 _MEDIA = frozenset({"image", "audio", "video", "file"})

@@ -12,8 +12,8 @@ import gc
 from collections.abc import Iterable
 from typing import Any
 
+from ...core.call_order import call_places
 from ...core.message import Message
-from ...formats.shared.call_order import call_places
 from .result_nesting import CallKey, ResultNesting, nest_results
 from .rows import (
     ARTIFACT,

@@ -14,6 +14,7 @@ from rich.console import RenderableType
 from rich.markdown import Markdown
 from rich.text import Text
 
+from ...core.call_order import call_places
 from ...core.message import Message
 from ..model.media import is_media
 from ..model.pictures import Picture, drawable
@@ -88,11 +89,13 @@ class DetailParts:
             for b, block in enumerate(blocks[:room]):
                 out += self._block(message, b, block, c, m)
             room -= min(room, len(blocks))
-            for k in range(min(room, len(message.tool_calls))):
-                out += self._call(message, k, c, m)
-            room -= min(room, len(message.tool_calls))
-            for k in range(min(room, len(message.invalid_tool_calls))):
-                out += self._invalid(message, k)
+            places = (  # (in the file's order; the first few of 100,000 without a list of all)
+                call_places(message)[:room]
+                if message.invalid_tool_calls
+                else [(False, k) for k in range(min(room, len(message.tool_calls)))]
+            )
+            for invalid, k in places:
+                out += self._invalid(message, k) if invalid else self._call(message, k, c, m)
             parts = len(blocks) + len(message.tool_calls) + len(message.invalid_tool_calls)
             if parts > MAX_PARTS:
                 out.append(_more_parts(parts - MAX_PARTS, "blocks and calls"))
