@@ -4,13 +4,24 @@ in pieces; it must say what a search of the whole says, wherever the run of digi
 from __future__ import annotations
 
 import re
+import warnings
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from msgviewer import (
+    Conversation,
+    LossyConversionWarning,
+    Message,
+    ServerToolCallBlock,
+    TextBlock,
+    ToolCall,
+    dumps,
+    loads,
+)
 from msgviewer.core import json_numbers
-from msgviewer.formats import io
+from msgviewer.formats import FORMATS, io
 from msgviewer.formats.io import has_long_numbers
 
 _RUN = re.compile(rb"[0-9]{19}")
@@ -99,3 +110,36 @@ def test_half_a_surrogate_pair_is_refused_with_or_without_a_long_integer(half: s
             io.loads_whole(f'{{"a": "{half}", "n": {number}}}'.encode())
     pair = io.loads_whole(b'{"a": "\\ud83d\\ude00", "n": 123456789012345678901234}')
     assert pair == {"a": "\U0001f600", "n": 123456789012345678901234}
+
+
+_BIG = 123456789012345678901234
+
+
+def _with_long_integers() -> Conversation:
+    call = ToolCall("c1", "lookup", {"id": _BIG, "nested": {"ids": [_BIG]}})
+    server = ServerToolCallBlock("s1", "web_search", {"n": _BIG}, extra={"tool_type": "web"})
+    return Conversation(
+        (
+            Message("user", "go"),
+            Message("assistant", (TextBlock("calling"), server), tool_calls=(call,)),
+            Message("tool", "found", tool_call_id="c1", name="lookup"),
+            Message("assistant", "done"),
+        ),
+        "msgviewer",
+        {"seed": _BIG},
+    )
+
+
+@pytest.mark.parametrize("fmt", sorted(n for n, (_r, w, _d) in FORMATS.items() if w))
+def test_every_format_writes_an_integer_past_64_bits_and_reads_it_back(fmt: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", LossyConversionWarning)
+        written = dumps(_with_long_integers(), format=fmt)
+    assert str(_BIG).encode() in written
+    if not FORMATS[fmt][0]:
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        (back,) = loads(written, format=fmt)
+    [call] = [c for m in back.messages for c in m.tool_calls]
+    assert call.args["id"] == _BIG and type(call.args["id"]) is int

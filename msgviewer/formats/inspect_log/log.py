@@ -344,7 +344,7 @@ def _usage_by_model(conv: Conversation) -> dict[str, Usage]:
 def _new_log(convs: list[Conversation], samples: list[dict[str, Any]]) -> dict[str, Any]:
     """The smallest log Inspect reads: an eval spec, an empty plan, results and stats."""
     model = _conversation_model(convs[0]) if convs else "unknown"
-    digest = hashlib.sha256(orjson.dumps(samples, default=str)).hexdigest()
+    digest = hashlib.sha256(json_bytes(samples)).hexdigest()  # (an integer past 64 bits too)
     totals: dict[str, Usage] = {}
     for conv in convs:
         for m, u in _usage_by_model(conv).items():

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
 from ...core.blocks import (
     AudioBlock,
     Block,
@@ -25,7 +23,7 @@ from ...core.blocks import (
 from ...core.call_order import CALL_INDEX, calls_in_order, without_call_index
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ..base import Context, add_kept, message_where
-from ..io import loads_exactly
+from ..io import json_bytes, loads_exactly
 from .read_messages import ATTACHMENT
 
 # The fields Inspect's content items, tool calls and citations define (inspect_ai 0.3): extra
@@ -251,7 +249,7 @@ class Writer:
             out = {"type": "tool_use", "id": block.id, "name": block.name}
             self._add(out, block.extra, i, b)
             if not (isinstance(raw, str) and _parses_to(raw, block.args)):
-                out["arguments"] = orjson.dumps(block.args).decode()
+                out["arguments"] = json_bytes(block.args).decode()
             return out
         if kind is UnknownBlock and self.native:
             data = block.data

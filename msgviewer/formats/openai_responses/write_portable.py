@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
+from ..io import json_bytes
 from ..shared.openai import Drops
 
 # Per input item type: the fields the SDK's TypedDict defines, and those it requires.
@@ -171,7 +170,7 @@ def portable_item(item: dict[str, Any], drops: Drops, where: str) -> dict[str, A
         what = "the local_shell_call type (no item id: written as function calls, local_shell)"
         drops.add(what, where)
         call = {"type": "function_call", "call_id": item.get("call_id", ""), "name": "local_shell"}
-        call["arguments"] = orjson.dumps(item.get("action", {})).decode()
+        call["arguments"] = json_bytes(item.get("action", {})).decode()
         return call
     spec = INPUT_ITEMS.get(kind) if isinstance(kind, str) else None
     if spec is None:

@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
+from ...core.json_numbers import loads_exactly
+from ...formats.io import json_bytes
 
 OUTPUT_KEYS = ("output", "stdout", "result", "content", "text")
 """Keys a wrapper keeps the printed text under, the likeliest first."""
@@ -39,7 +40,7 @@ def _flatten(value: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]
         if isinstance(item, Mapping):
             out.extend(_flatten(item, name + "."))
         elif isinstance(item, (list, tuple)):
-            out.append((name, orjson.dumps(item).decode()[:200]))
+            out.append((name, json_bytes(item).decode()[:200]))  # (an integer past 64 bits too)
         elif item is not None:
             out.append((name, str(item) if not isinstance(item, bool) else str(item).lower()))
     return out
@@ -50,8 +51,8 @@ def _unwrap(text: str) -> tuple[str, Mapping[str, Any]] | None:
     if not (stripped.startswith("{") and stripped.endswith("}")) or len(stripped) > MAX_WRAPPED:
         return None
     try:
-        value = orjson.loads(stripped)
-    except orjson.JSONDecodeError:
+        value = loads_exactly(stripped)  # (an exit code or id past 64 bits shown as written)
+    except ValueError:
         return None
     if not isinstance(value, dict):
         return None

@@ -23,6 +23,13 @@ def test_a_json_wrapped_output_is_shown_as_its_text_with_facts() -> None:
     assert out.facts == (("metadata.exit_code", "1"), ("metadata.duration", "0.8"))
 
 
+def test_facts_past_64_bits_are_shown_as_written() -> None:
+    big = 123456789012345678901234
+    wrapped = f'{{"output": "done", "metadata": {{"job": {big}, "ids": [{big}]}}}}'
+    out = tool_output(wrapped)
+    assert out.facts == (("metadata.job", str(big)), ("metadata.ids", f"[{big}]"))
+
+
 def test_codex_output_facts_come_from_the_reader() -> None:
     messages = load(SAMPLES / "codex-rollout.jsonl")[0].messages
     failed = next(m for m in messages if m.role == "tool" and m.is_error)
