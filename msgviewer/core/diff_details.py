@@ -15,12 +15,11 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any
 
-import orjson
-
 from ._frozen import value
 from .blocks import Block, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock
 from .diff_units import Normal, is_synthetic, joined
 from .diff_values import MISSING, WordOp, json_diff, word_diff
+from .json_numbers import loads_exactly
 from .message import Message, ToolCall
 from .serialize import block_to_dict
 from .usage import Usage
@@ -286,8 +285,8 @@ def _json_text(blocks: tuple[Block, ...]) -> Any:
     if not text or text[0] not in "[{":
         return None
     try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError:
+        return loads_exactly(text)
+    except ValueError:
         return None
 
 

@@ -20,6 +20,7 @@ from typing import Any
 import orjson
 
 from ..core.errors import MsgviewerError
+from ..core.json_numbers import loads_whole
 from ..core.message import Message
 from .base import Conversation
 from .loading import loads
@@ -163,6 +164,6 @@ def _written(convs: Sequence[Conversation], fmt: str) -> Any:
     payload: Any = convs[0] if len(convs) == 1 else list(convs)
     data = dumps(payload, format=fmt)
     try:
-        return orjson.loads(data)
+        return loads_whole(data)  # (integers past 64 bits given back as the integers they are)
     except orjson.JSONDecodeError:  # JSONL: one record a line
-        return [orjson.loads(line) for line in data.splitlines() if line.strip()]
+        return [loads_whole(line) for line in data.splitlines() if line.strip()]

@@ -317,3 +317,13 @@ def test_json_diff_paths() -> None:
         ('["a b"][1].c', True, 1),
         ("d", json_diff.__globals__["MISSING"], None),
     ]
+
+
+def test_json_results_differing_past_64_bits_differ() -> None:
+    # orjson reads both numbers as one float: the change would be lost
+    a = Message.tool('{"job": 123456789012345678901234}', tool_call_id="c1")
+    b = Message.tool('{"job": 123456789012345678901235}', tool_call_id="c1")
+    details = one_change(a, b)
+    assert [(kind, a_, b_) for kind, _path, a_, b_ in details] == [
+        ("result", 123456789012345678901234, 123456789012345678901235)
+    ]

@@ -121,3 +121,18 @@ def test_objects_no_format_reads_are_a_one_line_error() -> None:
         to_conversations(object())
     with pytest.raises(MsgviewerError, match="nothing to show"):
         to_conversations([])
+
+
+def test_plain_dicts_come_back_with_integers_past_64_bits_as_they_were() -> None:
+    big = 123456789012345678901234
+    data = [
+        {"role": "user", "content": "go"},
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "t1", "name": "get", "input": {"id": big}}],
+        },
+    ]
+    _convs, kind, back = _round_trip(data)
+    assert kind.format == "anthropic"
+    assert back[1]["content"][0]["input"] == {"id": big}
+    assert type(back[1]["content"][0]["input"]["id"]) is int

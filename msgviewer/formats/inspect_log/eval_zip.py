@@ -26,7 +26,7 @@ import orjson
 
 from ...core.errors import FormatError
 from ..base import Context
-from ..io import ZIP_MAGIC, json_bytes
+from ..io import ZIP_MAGIC, json_bytes, loads_whole
 
 HEADER = "header.json"
 START = "_journal/start.json"
@@ -110,7 +110,7 @@ class Archive:
     def json(self, info: zipfile.ZipInfo) -> Any:
         raw = self.bytes(info)
         try:
-            return orjson.loads(raw)
+            return loads_whole(raw)  # (integers past 64 bits exactly, as a .json log's)
         except orjson.JSONDecodeError as exc:
             line = getattr(exc, "lineno", None)
             where = f" (line {line})" if line else ""

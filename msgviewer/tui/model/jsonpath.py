@@ -16,6 +16,7 @@ from typing import Any
 
 import orjson
 
+from ...core.json_numbers import loads_whole
 from ...core.message import Message
 from ...formats import Conversation, dumps, get_format
 from .rows import ARTIFACT, BLOCK, CALL, CONV, INVALID, LINE, MORE, MSG, Row
@@ -83,9 +84,9 @@ def written(convs: list[Conversation], c: int, messages: tuple[Message, ...], na
     payload: Any = conv if len(convs) == 1 else [*convs[:c], conv]
     data = dumps(payload, format=name)
     try:
-        return orjson.loads(data)
+        return loads_whole(data)  # (as the reader read the arguments: long integers exactly)
     except orjson.JSONDecodeError:  # JSONL: the records, one a line
-        return [orjson.loads(line) for line in data.splitlines() if line.strip()]
+        return [loads_whole(line) for line in data.splitlines() if line.strip()]
 
 
 def key_step(key: str) -> str:

@@ -16,6 +16,7 @@ import orjson
 
 from ...core import edits
 from ...core.errors import FormatError, MsgviewerError
+from ...core.json_numbers import loads_exactly
 from ...core.links import ToolLinks
 from ...core.message import Message
 from ...core.serialize import (
@@ -52,7 +53,7 @@ def json_validator(parse: Callable[[Any], Any]) -> Validator:
 
     def validate(text: str) -> Any:
         try:
-            value = orjson.loads(text)
+            value = loads_exactly(text)  # (an integer past 64 bits stays the one typed)
         except orjson.JSONDecodeError as exc:
             raise EditorError(
                 f"line {exc.lineno}, column {exc.colno}: not valid JSON: {exc.msg}", exc.lineno

@@ -13,6 +13,7 @@ from rich.highlighter import JSONHighlighter
 from rich.table import Table
 from rich.text import Text
 
+from ...core.json_numbers import loads_whole
 from ...core.message import Message
 from ...core.usage import Usage
 from ..model import fmt
@@ -159,7 +160,7 @@ def source_text(message: Message, conv: Any) -> tuple[Text, list[str]]:
 def json_text_of_bytes(data: bytes) -> Text:
     """File bytes as pretty JSON (or pretty JSONL, one record after another)."""
     try:
-        return json_text(orjson.loads(data))
+        return json_text(loads_whole(data))  # (integers past 64 bits shown as written)
     except orjson.JSONDecodeError:
         pass
     out = Text()
@@ -167,7 +168,7 @@ def json_text_of_bytes(data: bytes) -> Text:
         if not line.strip():
             continue
         try:
-            out.append_text(json_text(orjson.loads(line)))
+            out.append_text(json_text(loads_whole(line)))
         except orjson.JSONDecodeError:
             out.append(printable(line.decode("utf-8", "replace")))
         out.append("\n")

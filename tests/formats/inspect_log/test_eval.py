@@ -282,3 +282,11 @@ def test_an_eval_log_reads_as_its_json_twin(name: str) -> None:
 
     assert without_ids(from_eval) == without_ids(from_json)
     assert [c.title for c in from_eval] == [c.title for c in from_json]
+
+
+def test_an_integer_past_64_bits_in_an_eval_member_is_read_exactly() -> None:
+    big = 123456789012345678901234
+    sample = _sample(1, "C", metadata={"row": big})
+    (conv,) = loads(_zip(_members(sample)))
+    row = conv.metadata["inspect"]["sample"]["metadata"]["row"]
+    assert row == big and type(row) is int  # (as a .json log's is read)

@@ -3,6 +3,7 @@ with the detail pane's cursor on an argument), and the lines the cursor steps ov
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -193,3 +194,25 @@ def test_arguments_holding_an_integer_past_64_bits_are_found_in_the_file(tmp_pat
         argument_path(convs, (CALL, 0, 1, 0, 0, 0), ())
         == "$.messages[1].tool_calls[0].function.arguments"
     )
+
+
+def test_object_arguments_holding_an_integer_past_64_bits_are_found_in_the_file(
+    tmp_path: Path,
+) -> None:
+    big = 123456789012345678901234
+    request = {
+        "model": "claude-x",
+        "max_tokens": 100,
+        "messages": [
+            {"role": "user", "content": "look it up"},
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "t1", "name": "get", "input": {"id": big}}],
+            },
+        ],
+    }
+    path = tmp_path / "anthropic.json"
+    path.write_text(json.dumps(request))
+    convs = load(path)
+    steps = ("id",)
+    assert argument_path(convs, (CALL, 0, 1, 0, 0, 0), steps) == "$.messages[1].content[0].input.id"

@@ -41,6 +41,17 @@ def test_a_call_row_edits_its_arguments_as_a_json_object() -> None:
     assert out[0].tool_calls[0].args == {"path": "/"}
 
 
+def test_an_integer_past_64_bits_is_edited_and_saved_as_typed() -> None:
+    big = 123456789012345678901234
+    msgs = [Message.assistant("", tool_calls=(ToolCall("c1", "get", {"id": big}),))]
+    target = text_target(msgs[0], row(CALL, 0))
+    assert target is not None and str(big) in target.text
+    value = target.validate(target.text.replace(str(big), str(big + 1)))
+    out = target.make(value, link_tools(msgs))(list(msgs))
+    assert out[0].tool_calls[0].args == {"id": big + 1}
+    assert type(out[0].tool_calls[0].args["id"]) is int
+
+
 def test_a_row_without_text_has_no_text_target_but_a_json_one() -> None:
     message = Message.assistant((TextBlock("a"), ToolCallBlock("t1", "ls", {})))
     assert text_target(message, row(BLOCK, 0, 1)) is None
