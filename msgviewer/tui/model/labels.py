@@ -68,7 +68,7 @@ class RowLabels:
         if kind == CALL:
             return self._call(row)
         if kind == INVALID:
-            return self._invalid(row), []
+            return self._invalid(row)
         if kind == ARTIFACT:
             return self._artifact(row), []
         if kind == LINE:
@@ -253,18 +253,22 @@ class RowLabels:
         return left, right
 
     def _call_status(
-        self, links: Any, c: int, m: int, block: int | None, call_index: int | None
+        self,
+        links: Any,
+        c: int,
+        m: int,
+        block: int | None,
+        call_index: int | None,
+        invalid: bool = False,
     ) -> list[Piece]:
         refs = self._once(
             "calls-at",
             self.model.message(c, m),
             lambda: {
-                (r.block_index, r.call_index): r
-                for r in reversed(links.calls_in(m))
-                if not r.invalid
+                (r.block_index, r.call_index, r.invalid): r for r in reversed(links.calls_in(m))
             },
         )
-        ref = refs.get((block, call_index))
+        ref = refs.get((block, call_index, invalid))
         if ref is None:
             return []
         result = links.result_of(ref)
@@ -297,14 +301,18 @@ class RowLabels:
             right.extend(self._call_status(data.links, c, m, None, k))
         return left, right
 
-    def _invalid(self, row: Row) -> list[Piece]:
-        call = self.model.message(row[1], row[2]).invalid_tool_calls[row[3]]
-        return [
+    def _invalid(self, row: Row) -> tuple[list[Piece], list[Piece]]:
+        _, c, m, k, _, _ = row
+        call = self.model.message(c, m).invalid_tool_calls[k]
+        left: list[Piece] = [
             (self._indent(row), ""),
             self._arrow(row),
             ("⚠ invalid call ", "error"),
             (one_line(f"{call.name or '?'}: {call.args or ''}", SUMMARY_CHARS), "summary"),
         ]
+        links = self.model.session.convs[c].links
+        right = [] if links is None else self._call_status(links, c, m, None, k, invalid=True)
+        return left, right
 
     def _artifact(self, row: Row) -> list[Piece]:
         artifact = self.model.message(row[1], row[2]).artifacts[row[3]]

@@ -25,6 +25,7 @@ from msgviewer import (
     loads,
 )
 from msgviewer.formats import Conversation
+from msgviewer.tui.model.labels import RowLabels
 from msgviewer.tui.model.media import image_dimensions, media_info, suggested_filename
 from msgviewer.tui.model.rows import BLOCK, CALL, INVALID, LINE, MAX_LINES, MORE, MSG, Filter
 from msgviewer.tui.model.safe import line_text, one_line
@@ -83,6 +84,31 @@ def test_an_unparsable_call_is_shown_where_the_file_has_it() -> None:
     model.set_nested_view(False)
     assert model.expand(1)
     assert [(r[0], r[3]) for r in model.rows[2:5]] == [(CALL, 0), (INVALID, 0), (CALL, 1)]
+
+
+def test_an_unparsable_call_row_shows_the_result_that_answers_it() -> None:
+    history = [
+        {"role": "user", "content": "go"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "ok", "type": "function", "function": {"name": "f", "arguments": "{}"}},
+                {"id": "bad", "type": "function", "function": {"name": "g", "arguments": "{"}},
+            ],
+        },
+        {"role": "tool", "tool_call_id": "ok", "content": "fine"},
+        {"role": "tool", "tool_call_id": "bad", "content": "error: bad arguments"},
+    ]
+    session = Session.from_conversations(loads(json.dumps(history)))
+    session.analyse()
+    model = TreeModel(session)
+    model.set_nested_view(False)
+    assert model.expand(1)
+    labels = RowLabels(model)
+    rights = {r[0]: labels.left_right(r)[1] for r in model.rows[2:4]}
+    assert rights[CALL] == [("✓ #2 ", "ok")]
+    assert rights[INVALID] == [("✓ #3 ", "ok")]
 
 
 def test_reasoning_and_long_tool_output_start_collapsed() -> None:
