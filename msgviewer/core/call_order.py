@@ -21,7 +21,7 @@ from .message import InvalidToolCall, Message, ToolCall
 CALL_INDEX = "msgviewer_call_index"
 """``InvalidToolCall.extra`` key: the call's place among its message's calls, set only when a
 valid call comes after it (an invalid call at the end needs no note). Never written into a
-provider's file; the native format keeps it."""
+provider's file (``calls_in_order`` takes it off); the native format keeps it."""
 
 Call = TypeVar("Call", ToolCall, InvalidToolCall)
 
@@ -55,11 +55,12 @@ def split_calls(
 
 def calls_in_order(message: Message) -> list[ToolCall | InvalidToolCall]:
     """The message's calls in the order it was read in: the valid ones, each invalid call put
-    back at its noted place (the rest after them)."""
+    back at its noted place (the rest after them), the notes taken off. Writers take the calls
+    from here, so none of them has to leave the note out itself."""
     valid, invalid = message.tool_calls, message.invalid_tool_calls
     if not invalid:
         return list(valid)
-    return [invalid[k] if bad else valid[k] for bad, k in call_places(message)]
+    return [_unnoted(invalid[k]) if bad else valid[k] for bad, k in call_places(message)]
 
 
 def call_places(message: Message) -> list[tuple[bool, int]]:

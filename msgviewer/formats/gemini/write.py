@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...core.blocks import ToolCallBlock, ToolResultBlock
-from ...core.call_order import calls_in_order, without_call_index
+from ...core.call_order import calls_in_order
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ..base import Context, Conversation, message_where
 from ..io import json_bytes
@@ -163,8 +163,7 @@ class _Writer:
                 calls = []
                 for call in calls_in_order(m):
                     if type(call) is not ToolCall:  # kept as a call so its result stays linked
-                        extra = without_call_index(call.extra)
-                        call = ToolCall(call.id, call.name or "unknown", {}, extra=extra)
+                        call = ToolCall(call.id, call.name or "unknown", {}, extra=call.extra)
                         self.losses.add("unparsable tool call arguments (written as {})", where)
                     calls.append((call, self.parts.call(call, where)))
                 turns.append(

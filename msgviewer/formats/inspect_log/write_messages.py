@@ -20,7 +20,7 @@ from ...core.blocks import (
     UnknownBlock,
     VideoBlock,
 )
-from ...core.call_order import CALL_INDEX, calls_in_order, without_call_index
+from ...core.call_order import calls_in_order
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ..base import Context, add_kept, message_where
 from ..io import json_bytes, loads_exactly
@@ -43,7 +43,7 @@ _CALL_TYPES = {"function": "function", "custom": "custom", "custom_tool_call": "
 _CITATION_FIELDS = {"cited_text", "title", "internal", "type", "url", "range"}
 _CITATION_TYPES = {"content", "document", "url"}
 # Marks msgviewer's readers put on values (an id made up, a call's place among blocks).
-_MARKS = {"synthetic_id", "content_index", CALL_INDEX}
+_MARKS = {"synthetic_id", "content_index"}
 _AUDIO_FORMATS = {"audio/wav": "wav", "audio/x-wav": "wav", "audio/mpeg": "mp3", "audio/mp3": "mp3"}
 _VIDEO_FORMATS = {"video/mp4": "mp4", "video/mpeg": "mpeg", "video/quicktime": "mov"}
 
@@ -181,7 +181,7 @@ class Writer:
         read from an Inspect log; otherwise those Inspect defines (a Responses custom tool
         call becoming a ``custom`` one), the rest reported as not carried."""
         if self.native:
-            return without_call_index(extra)
+            return extra
         kept: dict[str, Any] = {}
         for key, value in extra.items():
             if key == "type":

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -63,12 +62,11 @@ def _document(conv: Conversation, ctx: Context) -> dict[str, Any] | list[Any]:
         # The file's shape, also when kept by msgviewer's own format (not a request field)
         record = conv.metadata.get(DATASET_KEY) is True
         bare = conv.metadata.get(ARRAY_KEY) is True
-        if not same and (record or bare):
-            rest = {k: v for k, v in conv.metadata.items() if k not in (DATASET_KEY, ARRAY_KEY)}
-            conv = dataclasses.replace(conv, metadata=rest)
-        meta = dict(conv.metadata) if same else portable_request(conv, NAME, ctx)
-        meta.pop(DATASET_KEY, None)
-        meta.pop(ARRAY_KEY, None)
+        shape = (DATASET_KEY, ARRAY_KEY)
+        if same:
+            meta = {k: v for k, v in conv.metadata.items() if k not in shape}
+        else:
+            meta = portable_request(conv, NAME, ctx, shape=shape)
         bare = bare and not meta  # (else the fields need a body)
         messages = []
         for i, m in canonical(conv.messages):

@@ -24,7 +24,7 @@ from ...core.blocks import (
     UnknownBlock,
     VideoBlock,
 )
-from ...core.call_order import CALL_INDEX, calls_in_order
+from ...core.call_order import calls_in_order
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ..base import Context, Conversation, message_where
 from ..io import json_bytes, loads_exactly
@@ -372,7 +372,6 @@ class Writer:
     def _call(self, call: ToolCall | InvalidToolCall) -> dict[str, Any]:
         extra = dict(call.extra)
         extra.pop(SYNTHETIC_ID, None)
-        extra.pop(CALL_INDEX, None)
         as_json = extra.pop("args_json", False)
         if isinstance(call, InvalidToolCall):
             args: Any = call.args

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from typing import Any
 
 from ...core.blocks import ToolCallBlock, ToolResultBlock
-from ...core.call_order import CALL_INDEX
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ...core.usage import Usage
 from ..base import Context, Conversation
@@ -61,7 +60,7 @@ def dump_args(call: ToolCall) -> Any:
     return json_bytes(call.args).decode()
 
 
-CALL_EXTRA_SKIP = frozenset({"args_object", "raw_args", "synthetic_id", CALL_INDEX})
+CALL_EXTRA_SKIP = frozenset({"args_object", "raw_args", "synthetic_id"})
 
 # -- usage --------------------------------------------------------------------------------
 
@@ -274,17 +273,20 @@ def _portable(key: str, v: Any, source: str) -> bool:
     return key in ("model", "temperature", "top_p") and isinstance(v, (str, int, float))
 
 
-def portable_request(conv: Conversation, target: str, ctx: Context) -> dict[str, Any]:
+def portable_request(
+    conv: Conversation, target: str, ctx: Context, *, shape: Collection[str] = ()
+) -> dict[str, Any]:
     """Request fields of a conversation from another format, in ``target``'s spelling.
 
-    Fields the target has no place for are reported as lossy.
+    Fields the target has no place for are reported as lossy; ``shape``, the keys of the
+    target's own shape (kept by msgviewer's format), are no request fields and left out.
     """
     meta = conv.metadata
     out: dict[str, Any] = {}
     dropped = []
     convert = chat_tool_to_responses if target == "openai-responses" else responses_tool_to_chat
     for key, v in meta.items():
-        if v is None:
+        if v is None or key in shape:
             continue
         if key == "tools" and isinstance(v, list):
             lost: list[str] = []

@@ -10,7 +10,7 @@ from typing import Any
 import orjson
 
 from ...core.blocks import ToolCallBlock
-from ...core.call_order import CALL_INDEX, split_calls
+from ...core.call_order import split_calls
 from ...core.message import InvalidToolCall, ToolCall
 
 FORMAT_NAME = "sharegpt"
@@ -179,5 +179,5 @@ the careful reader does. Nesting near a thousand deep makes its parser raise
 counts too: a few more texts the slow way)."""
 
 
-_MARKERS = frozenset({"synthetic_id", "arguments_json", CALL_INDEX})
+_MARKERS = frozenset({"synthetic_id", "arguments_json"})
 """``extra`` keys msgviewer adds itself: never written into a file."""

@@ -68,43 +68,34 @@ def test_expand_splices_one_message_and_collapse_cuts_it_out() -> None:
     assert model.rows == before
 
 
-def test_an_unparsable_call_is_shown_where_the_file_has_it() -> None:
-    history = [
-        {"role": "user", "content": "go"},
-        {
-            "role": "assistant",
-            "content": None,
-            "tool_calls": [
-                {"id": f"c{k}", "type": "function", "function": {"name": "f", "arguments": a}}
-                for k, a in enumerate(['{"a": 1}', '{"a": ', '{"b": 2}'])
-            ],
-        },
+def _calls_opened(arguments: list[str], answered: bool = False) -> TreeModel:
+    """An OpenAI Chat history whose assistant calls with these arguments (call ``c0``, ``c1``...,
+    each answered when ``answered``), read and its assistant message opened in file order."""
+    calls = [
+        {"id": f"c{k}", "type": "function", "function": {"name": "f", "arguments": a}}
+        for k, a in enumerate(arguments)
     ]
-    model = TreeModel(Session.from_conversations(loads(json.dumps(history))))
-    model.set_nested_view(False)
-    assert model.expand(1)
-    assert [(r[0], r[3]) for r in model.rows[2:5]] == [(CALL, 0), (INVALID, 0), (CALL, 1)]
-
-
-def test_an_unparsable_call_row_shows_the_result_that_answers_it() -> None:
+    results = [{"role": "tool", "tool_call_id": c["id"], "content": "done"} for c in calls]
     history = [
         {"role": "user", "content": "go"},
-        {
-            "role": "assistant",
-            "content": None,
-            "tool_calls": [
-                {"id": "ok", "type": "function", "function": {"name": "f", "arguments": "{}"}},
-                {"id": "bad", "type": "function", "function": {"name": "g", "arguments": "{"}},
-            ],
-        },
-        {"role": "tool", "tool_call_id": "ok", "content": "fine"},
-        {"role": "tool", "tool_call_id": "bad", "content": "error: bad arguments"},
+        {"role": "assistant", "content": None, "tool_calls": calls},
+        *(results if answered else []),
     ]
     session = Session.from_conversations(loads(json.dumps(history)))
     session.analyse()
     model = TreeModel(session)
     model.set_nested_view(False)
     assert model.expand(1)
+    return model
+
+
+def test_an_unparsable_call_is_shown_where_the_file_has_it() -> None:
+    model = _calls_opened(['{"a": 1}', '{"a": ', '{"b": 2}'])
+    assert [(r[0], r[3]) for r in model.rows[2:5]] == [(CALL, 0), (INVALID, 0), (CALL, 1)]
+
+
+def test_an_unparsable_call_row_shows_the_result_that_answers_it() -> None:
+    model = _calls_opened(["{}", "{"], answered=True)
     labels = RowLabels(model)
     rights = {r[0]: labels.left_right(r)[1] for r in model.rows[2:4]}
     assert rights[CALL] == [("✓ #2 ", "ok")]
