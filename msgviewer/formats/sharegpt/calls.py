@@ -150,26 +150,19 @@ def split_parallel(value: Any, pending: int, following: Any) -> list[str] | None
         and ROLE_OF_TAG.get(str(following.get("from", following.get("role"))).lower()) == "tool"
     ):
         return None  # the results come one observation each
+    # Only a list of strings splits: it nests one level, where orjson reads what the standard
+    # library reads. What orjson refuses, the standard library may still read as one (a lone
+    # surrogate); anything nested deeper is no list of strings, however deep (no error).
     try:
-        parts = _loads_as_stdlib(value)
-    except ValueError:
-        return None
+        parts = orjson.loads(value)
+    except orjson.JSONDecodeError:
+        try:
+            parts = json.loads(value)
+        except (ValueError, RecursionError):
+            return None
     if isinstance(parts, list) and len(parts) == pending and all(isinstance(p, str) for p in parts):
         return parts
     return None
-
-
-def _loads_as_stdlib(text: str) -> Any:
-    """``json.loads``, by orjson where it can: where orjson reads the text at all, it gives the
-    same list of strings; what it refuses (lone surrogates, NaN...) goes to the standard
-    library, and so does a text that may nest deep enough for the standard library to raise
-    ``RecursionError`` (which orjson would not)."""
-    if len(text) > MANY_BRACKETS and text.count("[") + text.count("{") > MANY_BRACKETS:
-        return json.loads(text)
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return json.loads(text)
 
 
 MANY_BRACKETS = 256
