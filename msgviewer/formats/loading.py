@@ -199,30 +199,43 @@ def load(
 
     Raises ``TooLargeError`` (a ``FormatError``) for a file that needs more memory to read
     than the machine has free, before reading it."""
+    from .memory import GIVE_BACK_FROM, give_back_freed
+
+    conversations, size = _load(source, format)
+    if size >= GIVE_BACK_FROM:  # (what was parsed is freed now: hand its pages back)
+        give_back_freed()
+    return conversations
+
+
+def _load(
+    source: str | os.PathLike[str] | BinaryIO, format: str | None
+) -> tuple[list[Conversation], int]:
+    """``load``, and the size of what was read."""
     if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-":
         path = os.fspath(source)
-        _fits(path)
+        size = _fits(path)
         with _collector_paused():
             # JSONL parsed as it is read: never the file's bytes and its records at once
             chosen: list[str] = []
             parsed = parse_jsonl_file(path, path, partial(_preparer, format, chosen))
             if parsed is not None:
                 name = chosen[0] if chosen else format or detect_parsed(parsed)
-                return read_parsed(parsed, get_format(name))
+                return read_parsed(parsed, get_format(name)), size
     data, name = read_buffer(source)
     data = as_utf8(data, name)  # (UTF-16 or UTF-32 text with a byte-order mark)
+    size = len(data)
     with _collector_paused():  # the parse makes as many objects as the build: pause for both
         binary = _read_binary(data, format, name)
         if binary is not None:
-            return binary
+            return binary, size
         typed = _read_typed(data, format, name)
         if typed is not None:
-            return typed
+            return typed, size
         parsed = as_parsed(data, name)
         # The file's bytes are not needed to build the messages: let them go first, so the
         # bytes, the parsed tree and the new objects are never all alive at once.
         del data
-        return read_parsed(parsed, get_format(format or detect_parsed(parsed)))
+        return read_parsed(parsed, get_format(format or detect_parsed(parsed))), size
 
 
 def _preparer(format: str | None, chosen: list[str], first: Parsed) -> Any:
@@ -242,16 +255,18 @@ def _preparer(format: str | None, chosen: list[str], first: Parsed) -> Any:
     return fmt.prepare()
 
 
-def _fits(path: str, factor: float | None = None) -> None:
+def _fits(path: str, factor: float | None = None) -> int:
     """Raise ``TooLargeError`` for a file whose read needs more memory than is free
-    (``factor`` times its size: ``memory.PEAK_FACTOR`` when not given)."""
+    (``factor`` times its size: ``memory.PEAK_FACTOR`` when not given); its size (0 if it
+    cannot be asked)."""
     from .memory import PEAK_FACTOR, check_fits
 
     try:
         size = os.stat(path).st_size
     except OSError:
-        return  # (reading says what is wrong)
+        return 0  # (reading says what is wrong)
     check_fits(path, size, factor=factor or PEAK_FACTOR)
+    return size
 
 
 def iter_load(

@@ -8,7 +8,10 @@ than the machine has free would be read until the system kills the process, with
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import os
+from collections.abc import Callable
 
 from ..core.errors import FormatError
 
@@ -64,3 +67,29 @@ def check_fits(
         f"peak and {_gb(free)} is free; close other programs, or set {SKIP_ENV}=1 to try anyway",
         file=name,
     )
+
+
+GIVE_BACK_FROM = 1 << 24
+"""Files smaller than this (16 MiB) leave too little freed behind to be worth a look."""
+
+
+def give_back_freed() -> None:
+    """Return the free pages inside the C heap to the system (glibc's ``malloc_trim``).
+
+    A load frees what it parsed once the messages are built: the parsed values' tables and
+    long strings, scattered among what the messages keep. glibc keeps that memory for the
+    process's own later use unless asked to hand back the whole free pages among it: asked
+    once a large file is read, a 100,000-message ShareGPT file keeps 1.95x its size instead
+    of 2.34x (the other formats 0.01-0.04x less), for some 15 ms. Where the C library has no
+    such call, nothing is done."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    try:
+        return ctypes.CDLL(None).malloc_trim  # type: ignore[no-any-return]
+    except (OSError, AttributeError, TypeError):  # (not glibc: macOS, musl, Windows)
+        return None

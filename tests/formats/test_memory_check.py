@@ -3,6 +3,7 @@ figures, rather than read until the system kills the process."""
 
 from __future__ import annotations
 
+import platform
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,27 @@ def test_iter_load_reads_a_file_object(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(memory, "CHECK_FROM", 0)
     monkeypatch.setattr(memory, "available_memory", lambda: 1)
     assert len(list(iter_load(io.BytesIO(dumps(convs * 2, format="msgviewer"))))) == 2
+
+
+def test_a_large_load_hands_the_freed_pages_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (what it saves is a figure of bench/load.py's; here, that it is asked for, and when)
+    calls: list[None] = []
+    monkeypatch.setattr(memory, "give_back_freed", lambda: calls.append(None))
+    size = SAMPLE.stat().st_size
+    monkeypatch.setattr(memory, "GIVE_BACK_FROM", size + 1)
+    load(SAMPLE)
+    assert calls == []
+    monkeypatch.setattr(memory, "GIVE_BACK_FROM", size)
+    (conv,) = load(SAMPLE)
+    assert calls == [None] and conv.messages
+    with SAMPLE.open("rb") as fh:  # (a file object: its size is what was read of it)
+        load(fh)
+    assert calls == [None, None]
+
+
+@pytest.mark.skipif(
+    platform.libc_ver()[0] != "glibc", reason="malloc_trim is glibc's: elsewhere nothing is done"
+)
+def test_handing_freed_pages_back_is_known_here() -> None:
+    assert memory._malloc_trim() is not None
+    memory.give_back_freed()
