@@ -205,10 +205,14 @@ class BlockWriter:
         )
 
     def invalid_call(self, cid: str, bad: InvalidToolCall, i: int) -> str:
+        # (no text when the file kept none: Inspect's error holds it, over several lines)
+        args = pre(bad.args) if bad.args is not None else ""
+        error = bad.error or ""
+        said = pre(error) if "\n" in error else f"<p>{esc(error)}</p>"
         return (
             f'<details class="tool-call error" id="{cid}" open><summary><b>{esc(bad.name or "?")}'
             f'</b> tool call <span class="badge error">invalid arguments</span></summary>'
-            f"{pre(bad.args or '')}<p>{esc(bad.error)}</p></details>"
+            f"{args}{said}</details>"
         )
 
     def result(

@@ -127,6 +127,8 @@ def _tool_calls(raw: Any) -> tuple[ToolCall, ...] | None:
         args = call.get("arguments")
         if type(name) is not str or type(args) is not dict:
             return None  # (arguments as JSON text: parsed, maybe invalid, by the careful reader)
+        if not args and call.get("parse_error") is not None:
+            return None  # (Inspect's own unparsable call: the careful reader's)
         if not (call_id is None or type(call_id) is str):
             return None
         calls.append(_call(call_id, name, args, _rest(call, _CALL_FIELDS)))

@@ -171,7 +171,13 @@ class Reader:
                 key: v for key, v in call.items() if key not in ("id", "function", "arguments")
             }
             if isinstance(args, dict):
-                read.append(ToolCall(call_id, name, args, extra=extra))
+                error = call.get("parse_error")
+                if not args and isinstance(error, str):
+                    # Inspect's own unparsable call: its text is in the error, its arguments
+                    # left empty (written back as they are: the error stays among its fields)
+                    read.append(InvalidToolCall(call_id, name, None, error, extra=extra))
+                else:
+                    read.append(ToolCall(call_id, name, args, extra=extra))
                 continue
             if not isinstance(args, str):
                 raise ctx.error(

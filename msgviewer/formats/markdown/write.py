@@ -153,9 +153,14 @@ class _Transcript:
                 parts.append(self.call("Tool call", call.name, call.id, call.args))
                 continue
             head = f"**Invalid tool call** {code_span(call.name or '?')}"
-            if call.error:
-                head += f" · {code_span(call.error)}"
-            parts.append(f"{head}\n\n{fence(_omit_data(call.args or ''), 'text')}")
+            said = [head]
+            if call.error and "\n" not in call.error:
+                said[0] += f" · {code_span(call.error)}"
+            elif call.error:  # (Inspect's, holding the text over several lines)
+                said.append(fence(call.error, "text"))
+            if call.args is not None:  # (none kept: Inspect's error holds it)
+                said.append(fence(_omit_data(call.args), "text"))
+            parts.append("\n\n".join(said))
         if msg.usage is not None:
             parts.append(usage_line(msg.usage))
         if msg.metadata or msg.artifacts:

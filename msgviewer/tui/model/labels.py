@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.cost import format_usd
-from ...core.message import Message
+from ...core.message import InvalidToolCall, Message
 from . import fmt
 from .media import is_media
 from .rows import ARTIFACT, BLOCK, CALL, CONV, INVALID, LINE, MORE, MSG, Row, block_lines
@@ -308,7 +308,8 @@ class RowLabels:
             (self._indent(row), ""),
             self._arrow(row),
             ("⚠ invalid call ", "error"),
-            (one_line(f"{call.name or '?'}: {call.args or ''}", SUMMARY_CHARS), "summary"),
+            # (no text kept, as Inspect keeps none: its error holds it)
+            (one_line(f"{call.name or '?'}: {_said(call)}", SUMMARY_CHARS), "summary"),
         ]
         links = self.model.session.convs[c].links
         right = [] if links is None else self._call_status(links, c, m, None, k, invalid=True)
@@ -338,3 +339,8 @@ class RowLabels:
             ("… ", "gutter"),
             (f"{fmt.plural(row[4], 'more line')} in the detail pane", "dim"),
         ]
+
+
+def _said(call: InvalidToolCall) -> str:
+    """What an invalid call's row shows: its text, or what went wrong when none was kept."""
+    return call.args if call.args is not None else call.error or ""

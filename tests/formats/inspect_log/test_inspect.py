@@ -23,6 +23,7 @@ from msgviewer.core.blocks import (
     UnknownBlock,
     VideoBlock,
 )
+from msgviewer.core.call_order import calls_in_order
 from msgviewer.core.message import Message, ToolCall
 from msgviewer.core.usage import Usage
 from msgviewer.formats import (
@@ -285,6 +286,49 @@ def test_string_arguments_and_unparsable_arguments() -> None:
     assert msg.invalid_tool_calls[0].args == '{"a": '
     assert msg.invalid_tool_calls[0].error == "truncated"
     assert _round_trip(log) == log
+
+
+def test_inspect_own_unparsable_call_is_read_as_unparsable() -> None:
+    # What inspect_ai's parse_tool_call writes when a model's arguments do not parse: empty
+    # arguments, the raw text inside the error; read before as a call of no arguments
+    error = (
+        'Error parsing the following tool call arguments:\n\n{"path": "a.py"\n\n'
+        "Error details: Expecting ',' delimiter: line 1 column 17 (char 16)"
+    )
+    calls = [
+        {"id": "c1", "function": "read", "arguments": {"path": "b.py"}, "parse_error": None,
+         "type": "function"},
+        {"id": "c2", "function": "read", "arguments": {}, "parse_error": error,
+         "type": "function"},
+        {"id": "c3", "function": "list", "arguments": {}, "parse_error": None,
+         "type": "function"},
+    ]  # fmt: skip
+    log = _log([{"role": "assistant", "content": "", "tool_calls": calls}])
+    [conv] = loads(orjson.dumps(log))
+    msg = conv.messages[0]
+    assert [(c.id, c.args) for c in msg.tool_calls] == [("c1", {"path": "b.py"}), ("c3", {})]
+    [bad] = msg.invalid_tool_calls
+    assert (bad.id, bad.name, bad.args, bad.error) == ("c2", "read", None, error)
+    assert [c.id for c in calls_in_order(msg)] == ["c1", "c2", "c3"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (nothing to lose: the same log, in the same order)
+        assert _round_trip(log) == log
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (Inspect's request fields: not OpenAI's)
+        chat = orjson.loads(dumps([conv], format="openai-chat"))
+    written = chat["messages"][0]["tool_calls"]
+    assert [(c["id"], c["function"]["arguments"]) for c in written] == [
+        ("c1", '{"path":"b.py"}'),
+        ("c2", ""),  # (no text was kept: not the "{}" of a call that had no arguments)
+        ("c3", "{}"),
+    ]
+    # Shown with the error over its lines, and no empty text of arguments
+    markdown = dumps([conv], format="markdown").decode()
+    said = markdown[markdown.index("**Invalid tool call**") : markdown.index("`list`")]
+    assert said.startswith("**Invalid tool call** `read`\n\n```text\nError parsing")
+    assert "```text\n\n```" not in markdown and said.count("```") == 2
+    page = dumps([conv], format="html").decode()
+    assert "<pre>Error parsing the following tool call arguments:\n\n{&quot;path" in page
 
 
 def test_explicit_nulls_and_attachments_round_trip() -> None:

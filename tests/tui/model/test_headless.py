@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from msgviewer import (
     ImageBlock,
+    InvalidToolCall,
     Message,
     ReasoningBlock,
     TextBlock,
@@ -100,6 +101,20 @@ def test_an_unparsable_call_row_shows_the_result_that_answers_it() -> None:
     rights = {r[0]: labels.left_right(r)[1] for r in model.rows[2:4]}
     assert rights[CALL] == [("✓ #2 ", "ok")]
     assert rights[INVALID] == [("✓ #3 ", "ok")]
+
+
+def test_an_unparsable_call_without_its_text_shows_what_went_wrong() -> None:
+    # Inspect keeps no text of unparsable arguments: its error says what they were
+    error = 'Error parsing the following tool call arguments:\n\n{"a": \n\nError details: x'
+    session = _session(
+        Message.user("go"),
+        Message.assistant("", invalid_tool_calls=[InvalidToolCall("c1", "read", None, error)]),
+    )
+    model = TreeModel(session)
+    assert model.expand(1)
+    [row] = [r for r in model.rows if r[0] == INVALID]
+    text = "".join(piece for piece, _ in RowLabels(model).left_right(row)[0])
+    assert text.endswith("⚠ invalid call read: Error parsing the following tool call arguments: …")
 
 
 def test_reasoning_and_long_tool_output_start_collapsed() -> None:
