@@ -8,7 +8,7 @@ registry (``registry.py``) does the file handling, detection and error locations
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,6 +57,20 @@ class Context:
     owned: bool = False
     """The values were parsed for this read alone: a reader may take them apart rather than
     copy them (never true of a value a caller passed in)."""
+
+    def each(self, items: list[Any]) -> Iterator[tuple[int, Any]]:
+        """``enumerate(items)``, letting each item go once the next is asked for when the values
+        were parsed for this read alone (``owned``): what the messages built from an item do not
+        keep (its dicts, its lists) is then freed while the rest is read, and the objects built
+        next take its place. Freed at the end instead, it leaves holes among the objects kept
+        (a LangChain file kept 2.03x its size, 1.80x read this way). For a reader that looks
+        only forwards from the item it reads."""
+        if not self.owned:
+            yield from enumerate(items)
+            return
+        for i, item in enumerate(items):
+            yield i, item
+            items[i] = None
 
     def error(self, what: str, path: str = "$", *, record: int | None = None) -> FormatError:
         """A ``FormatError`` at ``path`` (of record ``record`` in a JSONL stream)."""

@@ -66,7 +66,7 @@ def _read_messages(
     plain = False
     lc_prefix: list[Any] | None = None
     lc_style: dict[str, bool] = {}
-    for i, item in enumerate(items):
+    for i, item in ctx.each(items):
         sub, sub_path = record_context(ctx, i, path) if path == "$" else (ctx, f"{path}[{i}]")
         blocks.ctx = sub
         if isinstance(item, dict) and "lc" in item and is_lc_message(item):
