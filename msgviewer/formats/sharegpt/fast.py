@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
@@ -66,16 +66,23 @@ Careful = Callable[[int, Any, list[Any], list[Message]], None]
 """The careful reader of turn ``t``: ``careful(t, turn, turns, out)`` adds its messages."""
 
 
-def read_turns(turns: list[Any], pending: Pending, out: list[Message], careful: Careful) -> None:
+def read_turns(
+    turns: list[Any],
+    pending: Pending,
+    out: list[Message],
+    careful: Careful,
+    each: Iterator[tuple[int, Any]] | None = None,
+) -> None:
     """The messages of every turn added to ``out``: the common shapes the quick way, the rest
     by ``careful``. ``pending`` is shared with ``careful``: calls join it, results leave it.
+    ``each``: the turns as ``Context.each`` gives them (``enumerate(turns)`` if not given).
 
     The shapes are checked right in the loop: a function call each would be a good part of
     their cost.
     """
     append = out.append
     last = len(turns) - 1
-    for t, turn in enumerate(turns):
+    for t, turn in enumerate(turns) if each is None else each:
         shape = _SHAPES.get(tuple(turn)) if type(turn) is dict else None
         if shape is not None:
             tag_key, value_key, kinds = shape

@@ -32,7 +32,7 @@ def read(value: Any, ctx: Context, *, quick: bool = True) -> list[Conversation]:
     """
     if isinstance(value, list):
         return [
-            _read_record(r, f"$[{k}]", ctx, in_array=True, quick=quick) for k, r in enumerate(value)
+            _read_record(r, f"$[{k}]", ctx, in_array=True, quick=quick) for k, r in ctx.each(value)
         ]
     return [_read_record(value, "$", ctx, in_array=False, quick=quick)]
 
@@ -99,10 +99,11 @@ class _Turns:
         first = turns[0] if turns else None
         if isinstance(first, dict) and "from" not in first:
             self.layout["style"] = "role"  # (the first turn's keys say the record's style)
+        each = self.ctx.each(turns)  # (looks forwards only: the next turn, for results)
         if quick:
-            read_turns(turns, self.pending, out, self.turn)
+            read_turns(turns, self.pending, out, self.turn, each)
         else:
-            for t, turn in enumerate(turns):
+            for t, turn in each:
                 self.turn(t, turn, turns, out)
 
     def turn(self, t: int, turn: Any, turns: list[Any], out: list[Message]) -> None:

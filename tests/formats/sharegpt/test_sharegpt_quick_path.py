@@ -75,12 +75,14 @@ def _turns_read_carefully(value: Any, monkeypatch: pytest.MonkeyPatch) -> list[i
     handed: list[int] = []
     quick = fast.read_turns
 
-    def counting(turns: list[Any], pending: Any, out: list[Any], careful: Any) -> None:
+    def counting(
+        turns: list[Any], pending: Any, out: list[Any], careful: Any, each: Any = None
+    ) -> None:
         def counted(t: int, *args: Any) -> None:
             handed.append(t)
             careful(t, *args)
 
-        quick(turns, pending, out, counted)
+        quick(turns, pending, out, counted, each)
 
     monkeypatch.setattr(READ_MODULE, "read_turns", counting)
     read(copy.deepcopy(value), Context())
