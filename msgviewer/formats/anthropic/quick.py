@@ -36,7 +36,7 @@ def read_messages(
     """Every message of ``items``: two-key messages here, the rest by ``careful``."""
     out: list[Message] = []
     append = out.append
-    for i, m in enumerate(items):
+    for i, m in reader.ctx.each(items):
         if type(m) is dict and len(m) == 2:
             role = m.get("role")
             content = m.get("content")

@@ -31,7 +31,7 @@ def read_contents(contents: list[Any], reader: _Reader, path: str) -> list[Messa
     """Every content's messages: the common shapes the quick way, the rest by ``reader``."""
     out: list[Message] = []
     pending = _LazyPending(reader)
-    for i, c in enumerate(contents):
+    for i, c in reader.ctx.each(contents):
         if type(c) is dict and len(c) == 2:
             role = c.get("role")
             parts = c.get("parts")

@@ -22,7 +22,7 @@ def read(value: Any, ctx: Context) -> list[Conversation]:
     session = want_dict(value, "a Gemini CLI session", ctx, "$")
     records = want_list(session.get("messages"), "messages", ctx, "$.messages")
     messages: list[Message] = []
-    for i, record in enumerate(records):
+    for i, record in ctx.each(records):
         quick = read_record(record, result_text)
         messages.extend(quick if quick is not None else _record(record, ctx, f"$.messages[{i}]"))
     metadata = {k: v for k, v in session.items() if k != "messages"}

@@ -85,7 +85,7 @@ class Reader:
     def messages(self, raw: list[Any], path: str) -> tuple[Message, ...]:
         """The messages of a sample: the common shapes the quick way, the rest carefully."""
         if not self.quick_path:
-            return tuple(self.message(m, f"{path}[{j}]") for j, m in enumerate(raw))
+            return tuple(self.message(m, f"{path}[{j}]") for j, m in self.ctx.each(raw))
         quick_message = quick.message
         return tuple(
             [
@@ -93,7 +93,7 @@ class Reader:
                 if (message := quick_message(m, self)) is not None
                 # anything the quick path cannot vouch for: read (and checked) carefully
                 else self.message(m, f"{path}[{j}]")
-                for j, m in enumerate(raw)
+                for j, m in self.ctx.each(raw)
             ]
         )
 

@@ -77,7 +77,7 @@ def read_items(items: list[Any], ctx: Context, path: str) -> list[Message]:
     group: _Group | None = None  # our assistant message open to function calls
     handed = False  # the careful reader's assistant message is open to them instead
     drafted = False  # the careful reader took an item: ``out`` holds drafts to build
-    for i, item in enumerate(items):
+    for i, item in ctx.each(items):
         if type(item) is dict:
             kind = item.get("type")
             if kind is None and "role" in item:

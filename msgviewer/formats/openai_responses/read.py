@@ -38,7 +38,7 @@ def read(value: Any, ctx: Context) -> list[Conversation]:
         messages.extend(read_items(raw, ctx, f"$.{key}"))
         return [Conversation(tuple(messages), NAME, meta)]
     reader = ItemReader(ctx)
-    for i, item in enumerate(raw):
+    for i, item in ctx.each(raw):
         reader.add(item, f"$.{key}[{i}]")
     response = {k: value[k] for k in _RESPONSE_KEYS if k in value}
     for draft in reader.drafts:

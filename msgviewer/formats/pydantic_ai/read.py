@@ -74,7 +74,7 @@ class _Reader:
         messages: list[Message] = []
         base = self.ctx
         read_quickly = quick.messages if self.quick_path else _not_quickly
-        for i, item in enumerate(items):
+        for i, item in base.each(items):
             if (read := read_quickly(item)) is not None:
                 messages.extend(read)
                 continue
