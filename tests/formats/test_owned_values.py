@@ -12,6 +12,7 @@ import pytest
 
 from bench.generate import generate
 from msgviewer.formats import FORMATS, Conversation, dumps, loads
+from msgviewer.formats import base
 from msgviewer.formats.base import Context
 
 WRITABLE = sorted(
@@ -39,12 +40,13 @@ def test_a_callers_value_is_left_as_it_was(name: str, history: Conversation) -> 
     assert from_value == from_bytes and from_bytes[0].messages
 
 
-def test_each_lets_items_go_only_when_owned() -> None:
+def test_each_lets_items_go_only_when_owned(monkeypatch: pytest.MonkeyPatch) -> None:
     items = [{"a": 1}, {"b": 2}, {"c": 3}]
     seen = [item for _, item in Context().each(items)]
     assert seen == items == [{"a": 1}, {"b": 2}, {"c": 3}]
-    owned = Context(owned=True)
-    walk = owned.each(items)
-    assert next(walk) == (0, {"a": 1}) and items[0] == {"a": 1}  # (the item read is kept)
-    assert next(walk) == (1, {"b": 2}) and items[0] is None
-    assert list(walk) == [(2, {"c": 3})] and items == [None, None, None]
+    monkeypatch.setattr(base, "_LET_GO_STEP", 2)  # (let go two at a time)
+    walk = Context(owned=True).each(items)
+    assert next(walk) == (0, {"a": 1}) and next(walk) == (1, {"b": 2})
+    assert items == [{"a": 1}, {"b": 2}, {"c": 3}]  # (those being read are kept)
+    assert next(walk) == (2, {"c": 3}) and items == [None, None, {"c": 3}]
+    assert list(walk) == [] and items == [None, None, None]
