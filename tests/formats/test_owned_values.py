@@ -11,8 +11,7 @@ import orjson
 import pytest
 
 from bench.generate import generate
-from msgviewer.formats import FORMATS, Conversation, dumps, loads
-from msgviewer.formats import base
+from msgviewer.formats import FORMATS, Conversation, base, dumps, loads
 from msgviewer.formats.base import Context
 
 WRITABLE = sorted(
