@@ -32,6 +32,8 @@ from msgviewer.core.message_fixes import merge_message, merge_run
 from msgviewer.core.ops import merge_runs
 from msgviewer.formats import FORMATS
 
+from .openai_checks import client_pairs
+
 NAMES = ("alpha_tool", "beta_tool", "gamma_tool", "delta_tool")
 
 
@@ -110,10 +112,21 @@ def test_each_format_reads_the_order_it_wrote(fmt: str) -> None:
     assert _order(_quiet(dumps, back, format=fmt)) == list(NAMES[:3])
 
 
-@pytest.mark.parametrize("fmt", ["anthropic", "gemini"])
+@pytest.mark.parametrize("fmt", ["anthropic", "gemini", "gemini-cli"])
 def test_formats_that_cannot_hold_unparsable_arguments_keep_the_order(fmt: str) -> None:
     (conv,) = loads(MIXED, format="openai-chat")
-    assert _order(_quiet(dumps, conv, format=fmt)) == list(NAMES[:3])
+    with pytest.warns(LossyConversionWarning, match=r"unparsable tool call arguments"):
+        written = dumps(conv, format=fmt)
+    assert _order(written) == list(NAMES[:3])
+    # the call is kept (with no arguments), so its result stays with it
+    (back,) = _quiet(loads, written, format=fmt)
+    assistant = next(m for m in back.messages if m.tool_calls)
+    assert [(c.name, c.args) for c in assistant.tool_calls] == [
+        ("alpha_tool", {"a": 1}),
+        ("beta_tool", {}),
+        ("gamma_tool", {"b": 2}),
+    ]
+    assert client_pairs(back.messages) == [(NAMES[k], f"result {k}") for k in range(3)]
 
 
 def _repaired() -> Message:

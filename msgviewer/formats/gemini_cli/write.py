@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...core.blocks import ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock, UnknownBlock
+from ...core.call_order import calls_in_order
 from ...core.message import Message, ToolCall
 from ...core.usage import Usage
 from ..base import Context, Conversation, message_where
@@ -155,15 +156,18 @@ def _gemini(
     model = m.model
     if model is not None:
         record["model"] = model
-    calls = list(m.tool_calls)
+    calls = []
+    for call in calls_in_order(m):
+        if type(call) is not ToolCall:  # kept as a call so that its result stays with it
+            call = ToolCall(call.id, call.name or "unknown", {}, extra=call.extra)
+            losses.add("unparsable tool call arguments (written as {})", where)
+        calls.append(call)
     calls += [ToolCall(b.id, b.name, b.args) for b in m.blocks if type(b) is ToolCallBlock]
     if calls:
         record["toolCalls"] = [_call(c, results) for c in calls]
     elif "toolCalls" in meta:
         record["toolCalls"] = meta.pop("toolCalls")
     meta.pop("toolCalls", None)
-    if m.invalid_tool_calls:
-        losses.add("invalid tool calls", where)
 
 
 def _call(c: ToolCall, results: _Results) -> dict[str, Any]:
