@@ -41,6 +41,13 @@ class Conversation:
             set_field(self, "messages", tuple(self.messages))
 
 
+def read_from(conv: Conversation, name: str, shape_key: str) -> bool:
+    """Whether ``conv`` was read from a file of format ``name``: its format says so, or it went
+    through msgviewer's own format, which keeps the record of ``name``'s shape (``shape_key``
+    in its metadata, as ``name``'s reader put it there) and every field beside it."""
+    return conv.format == name or (conv.format == "msgviewer" and shape_key in conv.metadata)
+
+
 @dataclass
 class Context:
     """Where the data being read came from, and a place to report warnings.

