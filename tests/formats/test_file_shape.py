@@ -129,6 +129,6 @@ def test_through_msgviewer_s_own_format_a_dataset_stays_an_array_of_records() ->
     convs = loads(json.dumps(DATASET), format="openai-chat")
     native = loads(dumps(convs, format="msgviewer"), format="msgviewer")
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", LossyConversionWarning)  # (the records' media lists)
+        warnings.simplefilter("error", LossyConversionWarning)  # (the media lists too)
         written = json.loads(dumps(native, format="openai-chat"))
-    assert [record["messages"] for record in written] == [r["messages"] for r in DATASET]
+    assert written == DATASET

@@ -16,7 +16,7 @@ from ...core.blocks import (
 )
 from ...core.call_order import calls_in_order
 from ...core.message import Message, ToolCall
-from ..base import Context, Conversation, message_where
+from ..base import Context, Conversation, message_where, read_from
 from ..io import json_bytes, jsonl_bytes
 from ..shared.openai import (
     CALL_EXTRA_SKIP,
@@ -50,7 +50,8 @@ def write(conversations: Sequence[Conversation], ctx: Context) -> bytes:
 
 
 def _document(conv: Conversation, ctx: Context) -> dict[str, Any] | list[Any]:
-    same = conv.format == NAME
+    # (a dataset record through msgviewer's own format too: its fields are the record's)
+    same = read_from(conv, NAME, DATASET_KEY)
     drops = Drops(ctx)
     if (
         same
