@@ -152,7 +152,8 @@ def segments(conversations: Sequence[Conversation]) -> Iterator[Segment]:
             for bad in m.invalid_tool_calls:
                 yield "bold red", f"→ invalid tool call {visible(str(bad.name))}: "
                 yield "red", visible(str(bad.error)) + "\n"
-                yield "", _indent(str(bad.args)) + "\n"
+                if bad.args is not None:  # (Inspect keeps none: its error quotes the text)
+                    yield "", _indent(bad.args) + "\n"
             yield "", "\n"
 
 

@@ -171,7 +171,10 @@ def _check_calls(
         if invalid:
             bad = messages[i].invalid_tool_calls[ci or 0]
             severity: Severity = "error" if provider in ("anthropic", "gemini") else "warning"
-            text = f"arguments of {_call_label(rows[k])} are not valid JSON: {bad.args!r}"
+            if bad.args is not None:
+                text = f"arguments of {_call_label(rows[k])} are not valid JSON: {bad.args!r}"
+            else:  # (no text kept, as Inspect keeps none: its error quotes it)
+                text = f"arguments of {_call_label(rows[k])} did not parse: {bad.error!r}"
             fix = _fix("repair-arguments", cid, f"Repair arguments of {cid}")
             out.append(Problem("invalid-arguments", severity, i, b, text, fix))
 

@@ -79,7 +79,7 @@ def haystack(message: Message) -> str:
     for call in message.tool_calls:
         parts.append(f"{call.name} {_json(call.args)}")
     for bad in message.invalid_tool_calls:
-        parts.append(f"{bad.name} {bad.args}")
+        parts.append(f"{bad.name} {bad.args or ''} {bad.error or ''}")
     return "\n".join(p for p in parts if p)
 
 

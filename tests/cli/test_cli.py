@@ -239,6 +239,28 @@ def test_print_is_plain_when_not_a_terminal(
     assert '"city": "Rome"' in out
 
 
+def test_an_unparsable_call_with_no_text_is_printed_and_found_by_its_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # inspect_ai keeps no text of arguments that did not parse: its error quotes them
+    error = 'Error parsing the following tool call arguments:\n\n{"path": \n\nError details: x'
+    call = {"id": "c2", "function": "read", "arguments": {}, "parse_error": error}
+    sample = {"id": 1, "epoch": 1, "input": "go", "target": "", "messages": [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": "", "tool_calls": [call]},
+    ]}  # fmt: skip
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps({"version": 2, "status": "success", "eval": {"task": "t"},
+                                "samples": [sample]}))  # fmt: skip
+    code, out, _ = run(capsys, "print", str(path))
+    assert code == 0 and "→ invalid tool call read: Error parsing" in out
+    assert "None" not in out
+    from msgviewer.sessions.grep import haystack
+
+    (conv,) = mv.load(path)
+    assert '{"path":' in haystack(conv.messages[1]) and "None" not in haystack(conv.messages[1])
+
+
 def test_print_shows_escapes_and_markup_literally(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -161,6 +161,8 @@ class Writer:
             "arguments": raw if keep_raw else args,
         }
         out.update((k, v) for k, v in extra.items() if k not in ("id", "function", "arguments"))
+        if not args and isinstance(out.get("parse_error"), str):
+            out["parse_error"] = None  # (a repaired call: with its error, it reads back unparsable)
         return out
 
     def invalid_call(self, bad: InvalidToolCall, i: int) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from ..base import Context, Conversation, message_where, read_from
 from ..io import json_bytes, jsonl_bytes
 from ..shared.openai import (
     CALL_EXTRA_SKIP,
+    NO_TEXT_KEPT,
     Drops,
     audio_format,
     canonical,
@@ -182,6 +183,8 @@ def _assistant_out(i: int, m: Message, same: bool, drops: Drops, out: dict[str, 
         if c.id is not None and not (same and c.extra.get("synthetic_id")):
             call["id"] = c.id
         call["type"] = c.extra.get("type", "function") if same else "function"
+        if not valid and c.args is None:
+            drops.add(NO_TEXT_KEPT, message_where(i))
         call["function"] = (
             {"name": c.name, "arguments": dump_args(c)}  # type: ignore[arg-type]
             if valid

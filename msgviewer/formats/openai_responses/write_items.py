@@ -25,7 +25,15 @@ from ...core.blocks import (
 from ...core.call_order import calls_in_order
 from ...core.message import Message, ToolCall
 from ..base import message_where
-from ..shared.openai import CALL_EXTRA_SKIP, Drops, audio_format, canonical, dump_args, fill
+from ..shared.openai import (
+    CALL_EXTRA_SKIP,
+    NO_TEXT_KEPT,
+    Drops,
+    audio_format,
+    canonical,
+    dump_args,
+    fill,
+)
 from .items import (
     APPROVAL_REQUEST,
     APPROVAL_RESPONSE,
@@ -171,6 +179,8 @@ class ItemWriter:
             if self.same and c.extra.get("type") == APPROVAL_REQUEST:
                 item = {"type": APPROVAL_REQUEST, "id": c.id or "", "name": c.name or ""}
             item["arguments"] = c.args or ""
+            if c.args is None:
+                self.drops.add(NO_TEXT_KEPT, message_where(i))
             if self.same:
                 if isinstance(c.extra.get("id"), str):
                     item["id"] = c.extra["id"]

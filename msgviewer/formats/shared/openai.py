@@ -49,6 +49,11 @@ def parse_call(
     return ToolCall(call_id, name or "", args, extra=extra)
 
 
+NO_TEXT_KEPT = "an unparsable tool call kept with no text (written with empty arguments)"
+"""What writing a call with no text of its arguments loses (Inspect keeps none): it reads back
+as a call of no arguments."""
+
+
 def dump_args(call: ToolCall) -> Any:
     """The wire arguments of a call (text, or the object when it was read as one)."""
     extra = call.extra

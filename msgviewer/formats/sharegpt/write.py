@@ -174,6 +174,8 @@ def _message_turns(msg: Message, i: int, lossy: _Lossy, native: bool, role_key: 
             lossy.add("assistant text beside tool calls", i)
         if not native and any(c.id is not None and not c.extra.get("synthetic_id") for c in calls):
             lossy.add("tool call ids", i)
+        if any(c.args is None for c in msg.invalid_tool_calls):  # (Inspect keeps no text)
+            lossy.add("an unparsable tool call kept with no text (written with null arguments)", i)
         items = [
             call_item(c, keep_id=native) if type(c) is ToolCall else invalid_item(c)
             for c in calls_in_order(msg)

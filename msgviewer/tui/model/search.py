@@ -114,7 +114,7 @@ def haystack_text(message: Message) -> str:
     for call in message.tool_calls:
         parts.append(f"{call.name}\n{_json(call.args)}")
     for call in message.invalid_tool_calls:
-        parts.append(f"{call.name or ''}\n{call.args or ''}")
+        parts.append(f"{call.name or ''}\n{call.args or ''}\n{call.error or ''}")
     return "\n".join(parts)
 
 

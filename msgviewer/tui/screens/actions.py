@@ -32,7 +32,9 @@ def copy_payload(row: Row, conv: Any, *, as_json: bool) -> tuple[str, str]:
         return _json(call.args), "tool arguments"
     if kind == INVALID:
         call = message.invalid_tool_calls[i]
-        return call.args or "", "invalid call arguments"
+        if call.args is None:  # (Inspect keeps none: its error quotes the text)
+            return call.error or "", "invalid call error"
+        return call.args, "invalid call arguments"
     if kind == ARTIFACT:
         return _json(message.artifacts[i]), "artifact as JSON"
     if as_json or not message.text:

@@ -309,11 +309,13 @@ class DetailParts:
     def _invalid(self, message: Message, k: int) -> list[Part]:
         call = message.invalid_tool_calls[k]
         head = heading("⚠ invalid tool call · ", (call.name or "?", "bold"))
-        return [
+        parts = [
             Part(head, "section"),
             Part(plain_text(call.error or "arguments did not parse"), "error"),
-            Part(plain_text(call.args or ""), "raw"),
         ]
+        if call.args is not None:  # (Inspect keeps none: its error quotes the text)
+            parts.append(Part(plain_text(call.args), "raw"))
+        return parts
 
 
 def _plain(block: Any) -> Any:

@@ -24,9 +24,12 @@ from msgviewer.core.blocks import (
     VideoBlock,
 )
 from msgviewer.core.call_order import calls_in_order
+from msgviewer.core.fixes import repair_arguments
+from msgviewer.core.lint import lint
 from msgviewer.core.message import Message, ToolCall
 from msgviewer.core.usage import Usage
 from msgviewer.formats import (
+    FORMATS,
     Conversation,
     FormatError,
     FormatWarning,
@@ -329,6 +332,63 @@ def test_inspect_own_unparsable_call_is_read_as_unparsable() -> None:
     assert "```text\n\n```" not in markdown and said.count("```") == 2
     page = dumps([conv], format="html").decode()
     assert "<pre>Error parsing the following tool call arguments:\n\n{&quot;path" in page
+
+
+def _own_unparsable_call() -> tuple[dict[str, Any], str]:
+    """A log whose only call is inspect_ai's own unparsable one (answered), and its error."""
+    error = 'Error parsing the following tool call arguments:\n\n{"path": \n\nError details: x'
+    call = {
+        "id": "c2",
+        "function": "read",
+        "arguments": {},
+        "parse_error": error,
+        "type": "function",
+    }
+    return _log(
+        [
+            {"role": "user", "content": "go"},
+            {"role": "assistant", "content": "", "tool_calls": [call]},
+            {"role": "tool", "content": "r", "tool_call_id": "c2", "function": "read"},
+        ]
+    ), error
+
+
+def test_repairing_inspect_own_unparsable_call_makes_it_a_call() -> None:
+    log, error = _own_unparsable_call()
+    [conv] = loads(orjson.dumps(log))
+    [problem] = [p for p in lint(conv.messages) if p.code == "invalid-arguments"]
+    assert problem.text == f"arguments of read call c2 did not parse: {error!r}"
+    repaired = dataclasses.replace(
+        conv, messages=tuple(repair_arguments(list(conv.messages), ["c2"]))
+    )
+    [back] = loads(dumps([repaired], format="inspect"))
+    assert [(c.id, c.args) for c in back.messages[1].tool_calls] == [("c2", {})]
+    assert not back.messages[1].invalid_tool_calls
+    assert not [p for p in lint(back.messages) if p.code == "invalid-arguments"]
+
+
+@pytest.mark.parametrize(
+    "fmt", sorted(n for n, (r, w, _) in FORMATS.items() if r and w and n != "inspect")
+)
+def test_inspect_own_unparsable_call_stays_unparsable_or_is_reported(fmt: str) -> None:
+    # It has no text of its arguments: written as empty ones, it would read back as a call
+    # of no arguments, saying nothing
+    log, _ = _own_unparsable_call()
+    [conv] = loads(orjson.dumps(log))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", LossyConversionWarning)
+        written = dumps([conv], format=fmt)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        [back] = loads(written, format=fmt)
+    [assistant] = [m for m in back.messages if m.tool_calls or m.invalid_tool_calls]
+    kept = [(c.name, c.error) for c in assistant.invalid_tool_calls] == [
+        ("read", conv.messages[1].invalid_tool_calls[0].error)
+    ]
+    reported = [
+        w for w in caught if "message 1: " in str(w.message) and "tool call" in str(w.message)
+    ]
+    assert kept or reported, (fmt, [str(w.message) for w in caught])
 
 
 def test_explicit_nulls_and_attachments_round_trip() -> None:
