@@ -8,7 +8,7 @@ registry (``registry.py``) does the file handling, detection and error locations
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,11 +41,14 @@ class Conversation:
             set_field(self, "messages", tuple(self.messages))
 
 
-def read_from(conv: Conversation, name: str, shape_key: str) -> bool:
+def read_from(conv: Conversation, name: str, shape_keys: Collection[str]) -> bool:
     """Whether ``conv`` was read from a file of format ``name``: its format says so, or it went
-    through msgviewer's own format, which keeps the record of ``name``'s shape (``shape_key``
-    in its metadata, as ``name``'s reader put it there) and every field beside it."""
-    return conv.format == name or (conv.format == "msgviewer" and shape_key in conv.metadata)
+    through msgviewer's own format, which keeps the record of ``name``'s shape (one of its
+    ``Format.shape_keys`` in the metadata, as ``name``'s reader put it there) and every field
+    beside it."""
+    if conv.format == name:
+        return True
+    return conv.format == "msgviewer" and any(key in conv.metadata for key in shape_keys)
 
 
 @dataclass

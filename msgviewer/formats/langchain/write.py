@@ -27,6 +27,7 @@ from .fields import (
     LC_PREFIX,
     MAPPED,
     NAME,
+    SHAPE_KEYS,
     TOOL_USE_KEY,
     TYPE_ROLES,
 )
@@ -38,7 +39,7 @@ def write(conversations: Sequence[Conversation], ctx: Context) -> bytes:
     """One conversation as ``messages_to_dict`` output (in its ``messages`` object if it came
     in one; as plain dicts if it was read from plain dicts)."""
     conv = conversations[0]
-    native = read_from(conv, NAME, CONVERSATION_KEY)  # (through msgviewer's format too)
+    native = read_from(conv, NAME, SHAPE_KEYS)  # (through msgviewer's format too)
     shape = conv.metadata.get(CONVERSATION_KEY) if native else None
     shape = shape if isinstance(shape, dict) else {}
     lc = shape.get("lc")

@@ -13,7 +13,7 @@ common shapes decoded into typed records, the quick way ``load`` tries first), `
 """
 
 from ..base import Format
-from .detect import ARRAY_KEY, DATASET_KEY, NAME, PART_TYPES, ROLES, sniff
+from .detect import NAME, PART_TYPES, ROLES, SHAPE_KEYS, sniff
 from .read import read, read_messages
 from .write import REASONING_FIELDS, write
 
@@ -24,7 +24,7 @@ FORMAT = Format(
     read=read,
     write=write,
     multi=True,
-    shape_keys=frozenset({ARRAY_KEY, DATASET_KEY}),
+    shape_keys=SHAPE_KEYS,
     cannot_carry=(
         "reasoning (except reasoning_content read from the same format), citations, server "
         "tool calls, tool error flags, message ids, usage outside a completion response"

@@ -78,6 +78,8 @@ DATASET_KEY = "dataset_array"
 ARRAY_KEY = "messages_array"
 """``Conversation.metadata`` key: the file was a bare JSON array of messages, not a request
 body, and is written back as one."""
+SHAPE_KEYS = frozenset({ARRAY_KEY, DATASET_KEY})
+"""The metadata keys that only record the file's shape (``Format.shape_keys``)."""
 
 
 def is_dataset(value: list[Any]) -> bool:

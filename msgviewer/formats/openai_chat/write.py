@@ -29,7 +29,7 @@ from ..shared.openai import (
     fill,
     portable_request,
 )
-from .detect import ARRAY_KEY, DATASET_KEY, NAME
+from .detect import ARRAY_KEY, DATASET_KEY, NAME, SHAPE_KEYS
 
 REASONING_FIELDS = ("reasoning_content", "thinking", "reasoning")
 """Assistant message fields some servers and chat templates put reasoning text in."""
@@ -51,8 +51,7 @@ def write(conversations: Sequence[Conversation], ctx: Context) -> bytes:
 
 
 def _document(conv: Conversation, ctx: Context) -> dict[str, Any] | list[Any]:
-    # (a dataset record through msgviewer's own format too: its fields are the record's)
-    same = read_from(conv, NAME, DATASET_KEY)
+    same = read_from(conv, NAME, SHAPE_KEYS)  # (through msgviewer's format too)
     drops = Drops(ctx)
     if (
         same
@@ -64,11 +63,10 @@ def _document(conv: Conversation, ctx: Context) -> dict[str, Any] | list[Any]:
         # The file's shape, also when kept by msgviewer's own format (not a request field)
         record = conv.metadata.get(DATASET_KEY) is True
         bare = conv.metadata.get(ARRAY_KEY) is True
-        shape = (DATASET_KEY, ARRAY_KEY)
         if same:
-            meta = {k: v for k, v in conv.metadata.items() if k not in shape}
+            meta = {k: v for k, v in conv.metadata.items() if k not in SHAPE_KEYS}
         else:
-            meta = portable_request(conv, NAME, ctx, shape=shape)
+            meta = portable_request(conv, NAME, ctx, shape=SHAPE_KEYS)
         bare = bare and not meta  # (else the fields need a body)
         messages = []
         for i, m in canonical(conv.messages):

@@ -19,7 +19,7 @@ tags and the JSON text of ``function_call`` turns, both ways).
 """
 
 from ..base import Format
-from .calls import FORMAT_NAME
+from .calls import FORMAT_NAME, SHAPE_KEYS
 from .detect import TURN_KEYS, sniff
 from .read import read
 from .write import write
@@ -28,7 +28,7 @@ FORMAT = Format(
     name=FORMAT_NAME,
     description="ShareGPT / LLaMA-Factory dataset: JSON record, array of records, or JSONL",
     sniff=sniff,
-    shape_keys=frozenset({FORMAT_NAME}),  # (turn keys, tags, where the system prompt was)
+    shape_keys=SHAPE_KEYS,
     read=read,
     write=write,
     multi=True,

@@ -14,6 +14,9 @@ from ...core.call_order import split_calls
 from ...core.message import InvalidToolCall, ToolCall
 
 FORMAT_NAME = "sharegpt"
+SHAPE_KEYS = frozenset({FORMAT_NAME})
+"""The metadata keys that only record the file's shape (``Format.shape_keys``): turn keys,
+tags, where the system prompt was."""
 
 ROLE_OF_TAG = {
     "human": "user",

@@ -71,18 +71,18 @@ def read_turns(
     pending: Pending,
     out: list[Message],
     careful: Careful,
-    each: Iterator[tuple[int, Any]] | None = None,
+    each: Iterator[tuple[int, Any]],
 ) -> None:
     """The messages of every turn added to ``out``: the common shapes the quick way, the rest
     by ``careful``. ``pending`` is shared with ``careful``: calls join it, results leave it.
-    ``each``: the turns as ``Context.each`` gives them (``enumerate(turns)`` if not given).
+    ``each``: the turns as ``Context.each`` gives them (``turns`` is for looking ahead).
 
     The shapes are checked right in the loop: a function call each would be a good part of
     their cost.
     """
     append = out.append
     last = len(turns) - 1
-    for t, turn in enumerate(turns) if each is None else each:
+    for t, turn in each:
         shape = _SHAPES.get(tuple(turn)) if type(turn) is dict else None
         if shape is not None:
             tag_key, value_key, kinds = shape

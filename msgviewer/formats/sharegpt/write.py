@@ -18,7 +18,7 @@ from ...core.call_order import calls_in_order
 from ...core.message import Message, ToolCall
 from ..base import Context, Conversation, message_where, read_from
 from ..io import json_bytes, jsonl_bytes
-from .calls import DEFAULT_TAGS, FORMAT_NAME, call_item, invalid_item, same_calls
+from .calls import DEFAULT_TAGS, FORMAT_NAME, SHAPE_KEYS, call_item, invalid_item, same_calls
 
 _MEDIA = frozenset({"image", "audio", "video", "file"})
 
@@ -58,7 +58,7 @@ class _Lossy:
 
 def write_record(conv: Conversation, ctx: Context) -> dict[str, Any]:
     """The ShareGPT record of one conversation."""
-    native = read_from(conv, FORMAT_NAME, FORMAT_NAME)  # (through msgviewer's format too)
+    native = read_from(conv, FORMAT_NAME, SHAPE_KEYS)  # (through msgviewer's format too)
     layout = conv.metadata.get(FORMAT_NAME) if native else None
     layout = layout if isinstance(layout, dict) else {}
     role_key, content_key = (

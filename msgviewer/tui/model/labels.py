@@ -309,7 +309,7 @@ class RowLabels:
             self._arrow(row),
             ("⚠ invalid call ", "error"),
             # (no text kept, as Inspect keeps none: its error holds it)
-            (one_line(f"{call.name or '?'}: {_said(call)}", SUMMARY_CHARS), "summary"),
+            (one_line(f"{call.name or '?'}: {invalid_text(call)}", SUMMARY_CHARS), "summary"),
         ]
         links = self.model.session.convs[c].links
         right = [] if links is None else self._call_status(links, c, m, None, k, invalid=True)
@@ -341,6 +341,7 @@ class RowLabels:
         ]
 
 
-def _said(call: InvalidToolCall) -> str:
-    """What an invalid call's row shows: its text, or what went wrong when none was kept."""
+def invalid_text(call: InvalidToolCall) -> str:
+    """What an invalid call shows (its row) and copies: its text, or what went wrong when none
+    was kept (Inspect keeps none: its error quotes the text)."""
     return call.args if call.args is not None else call.error or ""

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.serialize import block_to_dict, message_to_dict
+from ..model.labels import invalid_text
 from ..model.media import suggested_filename
 from ..model.preview import full_json
 from ..model.rows import ARTIFACT, BLOCK, CALL, CONV, INVALID, LINE, MORE, Row, block_text
@@ -32,9 +33,8 @@ def copy_payload(row: Row, conv: Any, *, as_json: bool) -> tuple[str, str]:
         return _json(call.args), "tool arguments"
     if kind == INVALID:
         call = message.invalid_tool_calls[i]
-        if call.args is None:  # (Inspect keeps none: its error quotes the text)
-            return call.error or "", "invalid call error"
-        return call.args, "invalid call arguments"
+        what = "invalid call arguments" if call.args is not None else "invalid call error"
+        return invalid_text(call), what
     if kind == ARTIFACT:
         return _json(message.artifacts[i]), "artifact as JSON"
     if as_json or not message.text:

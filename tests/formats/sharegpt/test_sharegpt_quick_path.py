@@ -75,9 +75,7 @@ def _turns_read_carefully(value: Any, monkeypatch: pytest.MonkeyPatch) -> list[i
     handed: list[int] = []
     quick = fast.read_turns
 
-    def counting(
-        turns: list[Any], pending: Any, out: list[Any], careful: Any, each: Any = None
-    ) -> None:
+    def counting(turns: list[Any], pending: Any, out: list[Any], careful: Any, each: Any) -> None:
         def counted(t: int, *args: Any) -> None:
             handed.append(t)
             careful(t, *args)
