@@ -4,7 +4,9 @@
 
 Each operation on a 100k-message history, against ``orjson.loads`` of the file it came from
 (interleaved medians). Targets (issue "Performance"): trim, lint, link_tools and usage_totals
-each <= 0.3x the floor; count_tokens_approximately and native save are reported.
+each <= 0.3x the floor; count_tokens_approximately and native save are reported, and the
+cost of a Claude Code history (its prompts grow past the model's 200k-token tier, where every
+token costs the tier's rate) against the parse of its own lines.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import orjson
 
-from bench._common import data_file, figure, interleaved, summary
+from bench._common import data_file, figure, interleaved, parse_floor, summary
 from msgviewer import (
     count_tokens_approximately,
     dump,
@@ -28,6 +30,7 @@ from msgviewer import (
     trim,
     usage_totals,
 )
+from msgviewer.formats.prices import conversation_cost
 
 
 def main() -> int:
@@ -54,7 +57,23 @@ def main() -> int:
     times = interleaved(fns, args.rounds)
     for name, (_, target) in ops.items():
         figure(f"{name} {args.n:,} msgs / orjson.loads", times[name] / times["floor"], target)
+    _cost(args.n, args.rounds)
     return summary()
+
+
+def _cost(n: int, rounds: int) -> None:
+    path = data_file(n, "claude-code")
+    assert path is not None
+    data = path.read_bytes()
+    [conv] = load(path)
+    times = interleaved(
+        {"floor": lambda: parse_floor(data, True), "cost": lambda: conversation_cost(conv)}, rounds
+    )
+    figure(
+        f"cost of a claude-code history {n:,} msgs / its parse",
+        times["cost"] / times["floor"],
+        None,
+    )
 
 
 if __name__ == "__main__":

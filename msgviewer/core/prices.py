@@ -11,6 +11,7 @@ one-hour cache writes what cache writes cost.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from datetime import datetime, timezone
 from decimal import Decimal
 from typing import Any
@@ -104,25 +105,26 @@ class Pricer:
         if found is None:
             return None
         counts = _database_counts(usage)
-        rates = self._period(found[1], when)
-        if rates.prices_call(counts):
+        rates = self._period(found[1], when).rates_for(counts)
+        if rates is not None:
             return rates.times(counts)
         return self._database(found, when, counts)
 
     def rates_for(
         self, usage: Usage, model: str, *, provider: str | None = None, when: float | None = None
-    ) -> tuple[PeriodRates, dict[str, int]] | None:
+    ) -> tuple[Rates, dict[str, int]] | None:
         """The rates that price ``usage`` and the counts they multiply, where rates price it
-        (no override, a known model, below its tiers); None: ask ``price``."""
-        rates = self.period_rates(model, provider=provider, when=when)
+        (no override, a known model, not at a tier's start); None: ask ``price``."""
+        period = self.period_rates(model, provider=provider, when=when)
         counts = _database_counts(usage)
-        return None if rates is None or not rates.prices_call(counts) else (rates, counts)
+        rates = None if period is None else period.rates_for(counts)
+        return None if rates is None else (rates, counts)
 
     def period_rates(
         self, model: str, *, provider: str | None = None, when: float | None = None
     ) -> PeriodRates | None:
         """The rates of ``model``'s price period at ``when``, which price the calls their
-        ``prices_call`` accepts; None for an overridden or an unknown model."""
+        ``rates_for`` gives; None for an overridden or an unknown model."""
         if self.overrides and self.override_for(model) is not None:
             return None
         found = self._resolve(model, provider)
@@ -240,58 +242,83 @@ def _consistent(counts: dict[str, int]) -> bool:
     )
 
 
-class PeriodRates:
-    """One price period's rate per count, measured with the database itself.
+class Rates:
+    """A rate per count that prices, exactly as the database does, every call whose input lies
+    in one band of sizes (below a model's first tier, or between two of its tiers)."""
 
-    Below its first tier (prices that change with the input's size), a period's price is linear
-    in the counts: each rate is what ``_STEP`` more of that count costs the database, and the
-    rates are checked once against the database before they are trusted."""
+    __slots__ = ("rates",)
 
-    def __init__(self, prices: Any) -> None:
-        from genai_prices.types import TieredPrices
-
-        starts = [
-            tier.start
-            for name in _PRICE_FIELDS
-            if isinstance(price := getattr(prices, name, None), TieredPrices)
-            for tier in price.tiers
-        ]
-        self.prices = prices  # kept alive: the pricers know it by its id
-        self.below = min(starts, default=None)
-        self.rates: dict[str, Any] | None = None
-        if self.below is not None and self.below <= 16 * _STEP:
-            return  # tiers too low to measure below: the database prices every call
-        try:
-            base = {"input_tokens": 8 * _STEP, "output_tokens": 8 * _STEP}
-            base |= {"cache_read_tokens": _STEP, "cache_write_tokens": 2 * _STEP}
-            base |= {"cache_write_1h_tokens": _STEP, "output_reasoning_tokens": _STEP}
-            at_base = _total(prices, base)
-            rates = {
-                k: (_total(prices, base | {k: base[k] + _STEP}) - at_base) / _STEP for k in base
-            }
-            check = {"input_tokens": 7919, "output_tokens": 613, "cache_read_tokens": 4001}
-            check |= {"cache_write_tokens": 1201, "cache_write_1h_tokens": 307}
-            check |= {"output_reasoning_tokens": 97}
-            if _total(prices, check) == sum(rates[k] * v for k, v in check.items()):
-                self.rates = rates
-        except (ValueError, TypeError):
-            pass  # a period the database will not price this way: it prices every call
-
-    def prices_call(self, counts: dict[str, int]) -> bool:
-        """Whether the rates price a call of these counts (the database's): measured rates,
-        input below the tiers, no audio or image tokens, and consistent counts."""
-        return (
-            self.rates is not None
-            and (self.below is None or counts.get("input_tokens", 0) < self.below)
-            and counts.keys() <= _LINEAR_KEYS
-            and _consistent(counts)
-        )
+    def __init__(self, rates: dict[str, Any]) -> None:
+        self.rates = rates
 
     def times(self, counts: dict[str, int]) -> Decimal:
         """The rates times ``counts``: one call's, or the sum of calls it prices one by one."""
         rates = self.rates
-        assert rates is not None
         return sum((rates[k] * v for k, v in counts.items()), Decimal(0))
+
+
+class PeriodRates:
+    """One price period's rates, measured with the database itself.
+
+    The database prices a call's every token at the rate of the highest tier its input is past
+    (prices that change with the input's size). So between two tiers' starts a price is linear
+    in the counts: each band's rate per count is what ``_STEP`` more of that count costs the
+    database, checked once against it before it is trusted. A call whose input is a tier's
+    start exactly is priced by the database (which side it falls is the database's to say)."""
+
+    def __init__(self, prices: Any) -> None:
+        from genai_prices.types import TieredPrices
+
+        starts = {
+            tier.start
+            for name in _PRICE_FIELDS
+            if isinstance(price := getattr(prices, name, None), TieredPrices)
+            for tier in price.tiers
+        }
+        self.prices = prices  # kept alive: the pricers know it by its id
+        self.starts = sorted(starts)
+        """The tiers' starts: band ``i`` holds the inputs past ``i`` of them, short of the next."""
+        lows = [-1, *self.starts]
+        highs: list[int | None] = [*self.starts, None]
+        self.bands = [
+            _measured(prices, low + 1, high) for low, high in zip(lows, highs, strict=True)
+        ]
+
+    def rates_for(self, counts: dict[str, int]) -> Rates | None:
+        """The rates that price a call of these counts (the database's): measured rates for its
+        input's band, no audio or image tokens, and consistent counts; None: ask the
+        database."""
+        if not (counts.keys() <= _LINEAR_KEYS and _consistent(counts)):
+            return None
+        starts = self.starts
+        if not starts:
+            return self.bands[0]
+        size = counts.get("input_tokens", 0)
+        band = bisect_left(starts, size)  # (the tiers it is past, or at)
+        if band < len(starts) and starts[band] == size:
+            return None
+        return self.bands[band]
+
+
+def _measured(prices: Any, low: int, high: int | None) -> Rates | None:
+    """The rates of the inputs from ``low`` to short of ``high`` (None: no end), or None where
+    the band is too narrow to measure in or the database does not price it linearly."""
+    if high is not None and high - low <= 16 * _STEP:
+        return None
+    try:
+        base = {"input_tokens": low + 8 * _STEP, "output_tokens": 8 * _STEP}
+        base |= {"cache_read_tokens": _STEP, "cache_write_tokens": 2 * _STEP}
+        base |= {"cache_write_1h_tokens": _STEP, "output_reasoning_tokens": _STEP}
+        at_base = _total(prices, base)
+        rates = {k: (_total(prices, base | {k: base[k] + _STEP}) - at_base) / _STEP for k in base}
+        check = {"input_tokens": low + 7919, "output_tokens": 613, "cache_read_tokens": 4001}
+        check |= {"cache_write_tokens": 1201, "cache_write_1h_tokens": 307}
+        check |= {"output_reasoning_tokens": 97}
+        if _total(prices, check) == sum(rates[k] * v for k, v in check.items()):
+            return Rates(rates)
+    except (ValueError, TypeError):
+        pass  # a band the database will not price this way: it prices every call
+    return None
 
 
 class PriceTotal:
@@ -302,7 +329,7 @@ class PriceTotal:
     def __init__(self, pricer: Pricer) -> None:
         self.pricer = pricer
         self.dollars = Decimal(0)
-        self._sums: dict[int, tuple[PeriodRates, dict[str, int]]] = {}
+        self._sums: dict[int, tuple[Rates, dict[str, int]]] = {}
 
     def add(
         self, usage: Usage, model: str, *, provider: str | None = None, when: float | None = None
@@ -318,8 +345,8 @@ class PriceTotal:
         self.add_counts(*fast)
         return True
 
-    def add_counts(self, rates: PeriodRates, counts: dict[str, int]) -> None:
-        """Add one call of ``counts`` (the database's) that ``rates.prices_call`` accepts."""
+    def add_counts(self, rates: Rates, counts: dict[str, int]) -> None:
+        """Add one call of ``counts`` (the database's) priced by ``rates`` (``rates_for``)."""
         entry = self._sums.get(id(rates))
         if entry is None:
             entry = self._sums[id(rates)] = (rates, dict.fromkeys(_LINEAR_KEYS, 0))
@@ -437,6 +464,7 @@ __all__ = [
     "PriceOverride",
     "PriceTotal",
     "Pricer",
+    "Rates",
     "database_counts",
     "one_hour_writes",
     "provider_for",

@@ -37,7 +37,7 @@ class CostTally:
     A scan gives each call's counts as the database names them (``database_counts``) and its
     time as the file writes it. The rates of a model's price period are looked up once a
     minute of calls: the database's periods start on a day and its off-peak hours on a minute
-    (``tests/core/test_prices.py`` checks), and a session's calls are most of a listing's
+    (``tests/sessions/test_costs.py`` checks), and a session's calls are most of a listing's
     work.
     """
 
@@ -75,8 +75,9 @@ class CostTally:
         rates = self._periods.get(minute, _MISSING)
         if rates is _MISSING:
             rates = self._periods[minute] = self.pricer.period_rates(name, when=parse_time(when))
-        if rates is not None and rates.prices_call(counts):
-            total.add_counts(rates, counts)
+        linear = None if rates is None else rates.rates_for(counts)
+        if linear is not None:
+            total.add_counts(linear, counts)
         elif not total.add(_usage(counts, extra), name, when=parse_time(when)):
             self.unpriced[name] = None
             del self.dollars[name]

@@ -72,7 +72,39 @@ def test_rates_price_exactly_as_the_database(model: str, provider: str) -> None:
         usage = _usage(rng)
         assert pricer.price(usage, model, when=when) == _database(model, provider, usage, when)
     # and the rates did the pricing (the database was asked only to measure them)
-    assert any(rates.rates for rates in pricer._rates.values())
+    assert any(band is not None for period in pricer._rates.values() for band in period.bands)
+
+
+@pytest.mark.parametrize(
+    ("model", "provider"), [("claude-sonnet-4-5", "anthropic"), ("gemini-2.5-pro", "google")]
+)
+def test_calls_past_a_tier_are_priced_by_rates_too(
+    model: str, provider: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past a tier every token costs the tier's rate, so its band has rates of its own: a
+    long session of big prompts is not priced call by call by the database (0.7 ms each)."""
+    rng = random.Random(f"past {model}")
+    pricer = Pricer(provider=provider)
+    when = datetime(2025, 11, 1, tzinfo=timezone.utc).timestamp()
+    pricer.price(Usage(input_tokens=1, output_tokens=1), model, when=when)  # (rates measured)
+    monkeypatch.setattr(Pricer, "_database", _not_asked)
+    for _ in range(200):
+        usage = _usage(rng)
+        assert usage.input_tokens != 200_000
+        assert pricer.price(usage, model, when=when) == _database(model, provider, usage, when)
+
+
+def _not_asked(*args: object) -> None:
+    raise AssertionError("the database priced a call the rates price")
+
+
+@pytest.mark.parametrize("size", [199_999, 200_000, 200_001])
+def test_a_call_at_a_tier_s_start_is_priced_as_the_database_prices_it(size: int) -> None:
+    pricer = Pricer(provider="anthropic")
+    when = datetime(2025, 11, 1, tzinfo=timezone.utc).timestamp()
+    usage = Usage(input_tokens=size, output_tokens=500, cache_read_tokens=1000)
+    expected = _database("claude-sonnet-4-5", "anthropic", usage, when)
+    assert pricer.price(usage, "claude-sonnet-4-5", when=when) == expected
 
 
 def test_rates_are_per_price_period() -> None:
