@@ -9,8 +9,10 @@ and renumbers those after them; finding a message's row is a binary search.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Iterator
 from typing import Any
 
+from .result_nesting import ResultNesting
 from .rows import (
     BLOCK,
     CALL,
@@ -28,6 +30,9 @@ from .rows import (
 from .session import Session, message_categories
 from .tree_nodes import TreeNodes
 
+SLICE = 2000
+"""Messages whose rows ``building`` makes between two pauses (some 20 ms of work)."""
+
 
 class TreeModel(TreeNodes):
     """Visible rows of a session, and the expansion state behind them."""
@@ -41,6 +46,13 @@ class TreeModel(TreeNodes):
 
     def rebuild(self) -> None:
         """Build the visible rows from scratch (on load, filter change, or new messages)."""
+        for _ in self.building():
+            pass
+
+    def building(self) -> Iterator[None]:
+        """``rebuild`` a slice at a time: pausing after every ``SLICE`` messages whose rows
+        are made one by one (results under their calls, a filter...); the rows are taken at
+        the end."""
         rows: list[Row] = []
         multi = self.multi
         for c, conv in enumerate(self.session.convs):
@@ -50,15 +62,18 @@ class TreeModel(TreeNodes):
                 if not self.is_expanded(crow):
                     continue
             depth = 1 if multi else 0
+            top = conv.top
             if (
                 not self.filter.active
                 and not self._expanded
-                and isinstance(conv.top, range)
+                and isinstance(top, range)
                 and self.nesting(c) is None
             ):
-                rows.extend(self._plain_rows(c, 0, len(conv.top), depth))  # the common case
-            else:
-                rows.extend(self._message_rows(c, conv.top, depth))
+                rows.extend(self._plain_rows(c, 0, len(top), depth))  # the common case
+                continue
+            for start in range(0, len(top), SLICE):
+                rows.extend(self._message_rows(c, top[start : start + SLICE], depth))
+                yield
         self.rows = rows
 
     def set_filter(self, flt: Filter) -> None:
@@ -70,10 +85,10 @@ class TreeModel(TreeNodes):
         self.nested_view = nested
         self.rebuild()
 
-    def refresh_nesting(self) -> bool:
-        """Place results anew where tool links were made since (after a load or an edit);
-        True if the rows changed."""
-        if not self._update_nests() or not self.nested_view:
+    def refresh_nesting(self, made: dict[int, ResultNesting] | None = None) -> bool:
+        """Place results anew where tool links were made since (after a load or an edit;
+        ``made``: nestings of some of them already made); True if the rows changed."""
+        if not self._update_nests(made) or not self.nested_view:
             return False
         self.rebuild()
         return True

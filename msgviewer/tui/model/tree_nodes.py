@@ -75,15 +75,18 @@ class TreeNodes:
             for c, data in enumerate(self.session.convs)
         )
 
-    def _update_nests(self) -> bool:
-        """Nest the results of conversations linked since; True if any result moved."""
+    def _update_nests(self, made: dict[int, ResultNesting] | None = None) -> bool:
+        """Nest the results of conversations linked since (``made``: nestings already made of
+        some of their links, off the UI thread); True if any result moved."""
         changed = False
         for c, data in enumerate(self.session.convs):
             links = data.links
             old = self._nests.get(c)
             if links is None or (old is not None and old.links is links):
                 continue
-            new = nest_results(data.messages, links)
+            new = made.get(c) if made else None
+            if new is None or new.links is not links:
+                new = nest_results(data.messages, links)
             if (new or old) and not new.same_places(old):
                 changed = True
             self._nests[c] = new

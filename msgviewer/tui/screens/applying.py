@@ -51,7 +51,7 @@ class ApplyingScreen(SavingScreen):
 
         def _run_search(self, query: str, *, jump: bool) -> None: ...
 
-        def place_results(self) -> None: ...
+        def place_results(self, made: dict[int, Any] | None = None) -> None: ...
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "undo":
@@ -107,11 +107,14 @@ class ApplyingScreen(SavingScreen):
         self._link_waiters.setdefault(c, []).append(then)
         self.notify("Linking tool calls…", timeout=1.5)
 
-    def links_ready(self, session: Any, c: int, messages: Any, links: ToolLinks) -> None:
-        """The analysis worker linked conversation ``c``: keep the links, run who waited."""
+    def links_ready(
+        self, session: Any, c: int, messages: Any, links: ToolLinks, nest: Any = None
+    ) -> None:
+        """The analysis worker linked conversation ``c`` (and ``nest``ed its results): keep
+        the links, place the results, run who waited."""
         if session is not self.session or not session.store_links(c, messages, links):
             return
-        self.place_results()
+        self.place_results(None if nest is None else {c: nest})
         for then in (self._link_waiters or {}).pop(c, []):
             then(links)
 

@@ -7,6 +7,7 @@ replaces the panes with what went wrong.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from typing import Any
 
@@ -19,7 +20,9 @@ from textual.worker import get_current_worker
 from ...core.errors import MsgviewerError
 from ..model import fmt
 from ..model.loader import Cancelled, Follower, in_daemon_thread, load_session
+from ..model.placement import Placement, placement
 from ..model.progressive import ProgressiveLoad, Step, progressive
+from ..model.result_nesting import ResultNesting, nest_results
 from ..model.safe import printable
 from ..model.search import SearchIndex
 from ..model.session import Session
@@ -47,6 +50,8 @@ class LoadingScreen(EditingScreen):
     prices: dict[str, Any] | None
     _read_percent: int = 0
     """How far into the file the status last said a progressive load was."""
+    _placing: Placement | None = None
+    """Results being placed under their calls, a slice at a time (a long history's)."""
 
     # -- loading ------------------------------------------------------------------------------
 
@@ -229,7 +234,8 @@ class LoadingScreen(EditingScreen):
     def _analyse_worker(self, session: Session) -> None:
         # Computed here, stored on the UI thread: an edit meanwhile makes these stale.
         def links_made(c: int, messages: Any, links: Any) -> None:
-            self.app.call_from_thread(self.links_ready, session, c, messages, links)
+            nest = nest_results(messages, links)  # (where the view will show each result)
+            self.app.call_from_thread(self.links_ready, session, c, messages, links, nest)
 
         results = session.analysis(links_made)
         self.app.call_from_thread(self._analysed, session, results)
@@ -253,13 +259,48 @@ class LoadingScreen(EditingScreen):
             ):  # opened while the totals were being added up
                 self.app.call_later(screen.refresh_totals)
 
-    def place_results(self) -> None:
+    def place_results(self, made: dict[int, ResultNesting] | None = None) -> None:
         """Tool links were made: put results under their calls (the view's default for agent
-        runs), the cursor staying on its node."""
+        runs), the cursor staying on its node; ``made``: where, for some conversations. A long
+        history's rows are made a slice at a time (``Placement``), the view usable meanwhile."""
         model = self.model
-        if model is not None and model.nesting_stale():
-            self.tree.keep_place_through(model.refresh_nesting)
+        if model is None:
+            return
+        placing = self._placing
+        if placing is not None:
+            if made is None:
+                return  # (being placed: what the analysis's end would place)
+            made = {**placing.nests, **made}
+        self._placing = placement(model, made) if made else None
+        if self._placing is not None:
+            self._place_slices()
+        elif model.nesting_stale():
+            self.tree.keep_place_through(lambda: model.refresh_nesting(made))
             self.update_status()
+
+    @work(exclusive=True, group="place")
+    async def _place_slices(self) -> None:
+        """Make the placed rows a slice at a time, the keys and the drawing let in between
+        (callbacks queued one after another would keep them waiting for the last slice)."""
+        while self._place_slice():
+            await asyncio.sleep(0)
+
+    def _place_slice(self) -> bool:
+        """Make the rows of one more slice of messages, and show them all once made; False
+        when no more slices are due here."""
+        placing = self._placing
+        if placing is None:
+            return False
+        if not placing.still_fits():  # a key, an edit... changed the view: start from it
+            self._placing = None
+            self.place_results(placing.nests)
+            return False
+        if not placing.step():
+            return True
+        self._placing = None
+        self.tree.keep_place_through(placing.take)
+        self.update_status()
+        return False
 
     # -- follow -------------------------------------------------------------------------------
 

@@ -1,0 +1,91 @@
+"""A long history's results placed under their calls a slice at a time: the keys work while the
+rows are made, and the view ends as placing them at once leaves it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bench.generate import generate
+from msgviewer import dump, load
+from msgviewer.formats import Conversation
+from msgviewer.tui.model import placement, tree_model
+from msgviewer.tui.model.rows import MSG
+from msgviewer.tui.model.session import Session
+from msgviewer.tui.model.tree_model import TreeModel
+from msgviewer.tui.screens.loading import LoadingScreen
+
+from .conftest import SIZE, make_app, settle
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An agent run placed a slice at a time, in slices of a few messages, each slice made
+    when the test says (``_place_slices`` is held back)."""
+    monkeypatch.setattr(placement, "AT_ONCE", 0)
+    monkeypatch.setattr(tree_model, "SLICE", 5)
+    monkeypatch.setattr(LoadingScreen, "_place_slices", lambda self: None)
+    path = tmp_path / "run.json"
+    dump(Conversation(tuple(generate(300))), path)
+    return path
+
+
+def _placed_at_once(path: Path) -> list:
+    session = Session.from_conversations(load(path))
+    session.analyse()
+    return TreeModel(session).rows
+
+
+def _place_every_slice(screen: LoadingScreen) -> int:
+    slices = 0
+    while screen._placing is not None:
+        screen._place_slice()
+        slices += 1
+    return slices
+
+
+async def test_keys_work_while_results_are_placed(run: Path) -> None:
+    app = make_app(run)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, LoadingScreen)
+        assert screen._placing is not None  # linked: the rows are being made
+        in_file_order = list(screen.model.rows)
+        await pilot.press("down", "down", "down")
+        assert screen.tree.current_row == (MSG, 0, 3, 0, 0, 0)
+        assert screen.model.rows == in_file_order
+        assert _place_every_slice(screen) > 300 // 5
+        await pilot.pause()
+        assert screen.model.rows == _placed_at_once(run)
+        assert screen.model.rows != in_file_order
+        row = screen.tree.current_row
+        assert row is not None and row[:3] == (MSG, 0, 3)  # the cursor stayed on its message
+
+
+async def test_a_node_opened_meanwhile_stays_open_in_the_placed_view(run: Path) -> None:
+    app = make_app(run)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, LoadingScreen)
+        started = screen._placing
+        assert started is not None
+        screen._place_slice()
+        await pilot.press("down", "right")  # the user message opens: its blocks show
+        opened = screen.model.rows[1]
+        assert screen.model.is_expanded(opened)
+        screen._place_slice()  # the view changed: its rows are made again, from it
+        assert screen._placing is not None and screen._placing is not started
+        _place_every_slice(screen)
+        await pilot.pause()
+        assert screen._placing is None
+        assert screen.model.is_expanded(opened)
+        # placed again from the view as it now is: results under calls, the message open
+        pos = screen.model.rows.index(opened)
+        assert screen.model.rows[pos + 1][5] == opened[5] + 1
+        assert screen.model.rows != _placed_at_once(run)
+        assert not screen.model.nesting_stale()
