@@ -10,6 +10,7 @@ import pytest
 from bench.generate import generate
 from msgviewer import dump, load
 from msgviewer.formats import Conversation
+from msgviewer.tui.app import MsgViewerApp
 from msgviewer.tui.model import placement, tree_model
 from msgviewer.tui.model.rows import MSG
 from msgviewer.tui.model.session import Session
@@ -47,13 +48,19 @@ def _place_every_slice(screen: LoadingScreen) -> int:
     return slices
 
 
+def _linked(app: MsgViewerApp) -> LoadingScreen:
+    """The app's screen, its history linked and its results being placed."""
+    screen = app.screen
+    assert isinstance(screen, LoadingScreen)
+    assert screen._placing is not None
+    return screen
+
+
 async def test_keys_work_while_results_are_placed(run: Path) -> None:
     app = make_app(run)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, LoadingScreen)
-        assert screen._placing is not None  # linked: the rows are being made
+        screen = _linked(app)
         in_file_order = list(screen.model.rows)
         await pilot.press("down", "down", "down")
         assert screen.tree.current_row == (MSG, 0, 3, 0, 0, 0)
@@ -70,10 +77,8 @@ async def test_a_node_opened_meanwhile_stays_open_in_the_placed_view(run: Path) 
     app = make_app(run)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, LoadingScreen)
+        screen = _linked(app)
         started = screen._placing
-        assert started is not None
         screen._place_slice()
         await pilot.press("down", "right")  # the user message opens: its blocks show
         opened = screen.model.rows[1]
