@@ -94,3 +94,43 @@ async def test_a_node_opened_meanwhile_stays_open_in_the_placed_view(run: Path) 
         assert screen.model.rows[pos + 1][5] == opened[5] + 1
         assert screen.model.rows != _placed_at_once(run)
         assert not screen.model.nesting_stale()
+
+
+async def test_the_app_places_the_results_by_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The slices made by the app's own worker, one after another, end as at once."""
+    monkeypatch.setattr(placement, "AT_ONCE", 0)
+    monkeypatch.setattr(tree_model, "SLICE", 5)
+    path = tmp_path / "run.json"
+    dump(Conversation(tuple(generate(300))), path)
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, LoadingScreen)
+        for _ in range(500):
+            if screen._placing is None:
+                break
+            await pilot.pause(0.01)
+        assert screen._placing is None
+        assert screen.model.rows == _placed_at_once(path)
+
+
+async def test_conversations_linked_while_others_are_placed_are_placed_next(
+    tmp_path: Path, run: Path
+) -> None:
+    both = tmp_path / "both.json"
+    dump([*load(run), Conversation(tuple(generate(120, seed=1)))], both)
+    app = make_app(both)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = _linked(app)
+        first = screen._placing
+        assert first is not None and set(first.nests) == {0}
+        assert screen._waiting is not None and set(screen._waiting) == {1}
+        _place_every_slice(screen)
+        await pilot.pause()
+        assert screen._waiting is None
+        assert screen.model.rows == _placed_at_once(both)
+        assert not screen.model.nesting_stale()

@@ -29,6 +29,7 @@ class Placement:
         self.model = model
         self.nests = nests
         self._was = _state(model)
+        self._opened = _opened(model)
         view = copy.copy(model)  # (the same session, filter and settings)
         view._expanded = set(model._expanded)
         view._collapsed = set(model._collapsed)
@@ -43,13 +44,19 @@ class Placement:
         return next(self._steps, True) is True
 
     def still_fits(self) -> bool:
-        """Whether the view is still what the copy was made from."""
+        """Whether the view is still what the copy was made from, as far as can be told at
+        once (asked before each slice: a node opened or closed changes its rows' count; the
+        nodes themselves are compared by ``take``, once)."""
         return _same(self._was, _state(self.model))
+
+    def fits(self) -> bool:
+        """Whether the view is still what the copy was made from."""
+        return self.still_fits() and _opened(self.model) == self._opened
 
     def take(self) -> bool:
         """Give the view the rows made (once ``step`` said they all are); False, changing
         nothing, when the view changed since."""
-        if not self.still_fits():
+        if not self.fits():
             return False
         self.model._nests = self.view._nests
         self.model.rows = self.view.rows
@@ -57,11 +64,12 @@ class Placement:
 
 
 def _state(model: TreeModel) -> list[Any]:
-    """What a view's rows are made from: its rows (the same list, as long), the nodes opened or
-    closed, its filter and order, each conversation's messages and grouping, and the places of
-    its results. Objects are compared by identity (``_same``): an equal copy would cost a walk."""
+    """What a view's rows are made from: its rows (the same list, as long), how many nodes
+    were opened or closed, its filter and order, each conversation's messages and grouping, and
+    the places of its results. Objects are compared by identity (``_same``): an equal copy
+    would cost a walk."""
     state: list[Any] = [model.rows, len(model.rows), model.filter, model.nested_view]
-    state += [frozenset(model._expanded), frozenset(model._collapsed)]
+    state += [len(model._expanded), len(model._collapsed)]
     for d in model.session.convs:
         state += [d.conversation, d.top, d.nested]
     for c, nest in model._nests.items():
@@ -69,8 +77,14 @@ def _state(model: TreeModel) -> list[Any]:
     return state
 
 
-_VALUES = (int, bool, frozenset)
+_VALUES = (int, bool)
 """Compared by value: the rest by identity."""
+
+
+def _opened(model: TreeModel) -> tuple[frozenset[Any], frozenset[Any]]:
+    """The nodes opened and closed in a view (a million after ``E`` in a long history: a copy
+    and a comparison cost some 0.1 s, too much to ask before every slice)."""
+    return frozenset(model._expanded), frozenset(model._collapsed)
 
 
 def _same(was: list[Any], now: list[Any]) -> bool:

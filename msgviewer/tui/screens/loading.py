@@ -52,6 +52,8 @@ class LoadingScreen(EditingScreen):
     """How far into the file the status last said a progressive load was."""
     _placing: Placement | None = None
     """Results being placed under their calls, a slice at a time (a long history's)."""
+    _waiting: dict[int, ResultNesting] | None = None
+    """Places of results linked while others were being placed: placed next."""
 
     # -- loading ------------------------------------------------------------------------------
 
@@ -266,11 +268,12 @@ class LoadingScreen(EditingScreen):
         model = self.model
         if model is None:
             return
-        placing = self._placing
-        if placing is not None:
-            if made is None:
-                return  # (being placed: what the analysis's end would place)
-            made = {**placing.nests, **made}
+        if self._placing is not None:
+            # Placed once the running placement is done (starting over would throw its slices
+            # away: a file of many conversations would make every row once per conversation).
+            if made:
+                self._waiting = {**(self._waiting or {}), **made}
+            return
         self._placing = placement(model, made) if made else None
         if self._placing is not None:
             self._place_slices()
@@ -293,14 +296,24 @@ class LoadingScreen(EditingScreen):
             return False
         if not placing.still_fits():  # a key, an edit... changed the view: start from it
             self._placing = None
-            self.place_results(placing.nests)
+            self.place_results({**placing.nests, **self._taken_waiting()})
             return False
         if not placing.step():
             return True
         self._placing = None
+        if not placing.fits():  # (a node opened and another closed: as many rows)
+            self.place_results({**placing.nests, **self._taken_waiting()})
+            return False
         self.tree.keep_place_through(placing.take)
         self.update_status()
+        waiting = self._taken_waiting()
+        if waiting:
+            self.place_results(waiting)
         return False
+
+    def _taken_waiting(self) -> dict[int, ResultNesting]:
+        waiting, self._waiting = self._waiting or {}, None
+        return waiting
 
     # -- follow -------------------------------------------------------------------------------
 

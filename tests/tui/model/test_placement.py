@@ -129,3 +129,37 @@ def test_a_short_history_is_placed_at_once(monkeypatch: pytest.MonkeyPatch) -> N
     assert placing.placement(model, nests) is None
     assert model.refresh_nesting(nests)
     assert model.rows == _placed_at_once(HISTORIES["generated"]()).rows
+
+
+def test_a_node_opened_and_another_closed_meanwhile_are_noticed() -> None:
+    """As many rows as before, in the same list: only the nodes tell the view changed."""
+    model, nests = _linked(HISTORIES["generated"]())
+    first, second = _two_alike(model)
+    model.expand(first)
+    p = placing.placement(model, nests)
+    assert p is not None
+    model.collapse(first)  # (the rows after it are back where they were)
+    model.expand(second)
+    assert p.still_fits()  # (what is asked before each slice cannot tell)
+    while not p.step():
+        pass
+    assert not p.fits()
+    assert not p.take()
+
+
+def _two_alike(model: TreeModel) -> tuple[int, int]:
+    """Two closed message rows that open onto as many rows as each other."""
+    seen: dict[int, int] = {}
+    for pos, row in enumerate(model.rows):
+        if model.expandable(row) and not model.is_expanded(row):
+            count = len(model._children(row))
+            if count in seen:
+                return seen[count], pos
+            seen[count] = pos
+    raise AssertionError("no two messages alike")
+
+
+def test_links_nested_off_the_interface_are_used_as_they_are() -> None:
+    model, nests = _linked(HISTORIES["generated"]())
+    assert model.refresh_nesting(nests)
+    assert model._nests[0] is nests[0]
