@@ -232,7 +232,11 @@ async def hold(pilot, key, count, interval):
 async def ready(pilot):
     app = pilot.app
     main_screen = app.main_screen
-    while main_screen.session is None or not main_screen.session.analysed:
+    while (
+        main_screen.session is None
+        or not main_screen.session.analysed
+        or main_screen.placing_results
+    ):
         await asyncio.sleep(0.01)
     await pilot.pause()
     if main_screen.model.nested_view != (sys.argv[3] == "nested"):

@@ -56,11 +56,16 @@ def _linked(app: MsgViewerApp) -> LoadingScreen:
     return screen
 
 
+def _status(screen: LoadingScreen) -> str:
+    return str(screen.query_one("#status").render())
+
+
 async def test_keys_work_while_results_are_placed(run: Path) -> None:
     app = make_app(run)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         screen = _linked(app)
+        assert "placing results under calls" in _status(screen)
         in_file_order = list(screen.model.rows)
         await pilot.press("down", "down", "down")
         assert screen.tree.current_row == (MSG, 0, 3, 0, 0, 0)
@@ -71,6 +76,8 @@ async def test_keys_work_while_results_are_placed(run: Path) -> None:
         assert screen.model.rows != in_file_order
         row = screen.tree.current_row
         assert row is not None and row[:3] == (MSG, 0, 3)  # the cursor stayed on its message
+        assert "placing results" not in _status(screen)
+        assert "results under calls (o)" in _status(screen)
 
 
 async def test_a_node_opened_meanwhile_stays_open_in_the_placed_view(run: Path) -> None:

@@ -277,9 +277,15 @@ class LoadingScreen(EditingScreen):
         self._placing = placement(model, made) if made else None
         if self._placing is not None:
             self._place_slices()
+            self.update_status()
         elif model.nesting_stale():
             self.tree.keep_place_through(lambda: model.refresh_nesting(made))
             self.update_status()
+
+    @property
+    def placing_results(self) -> bool:
+        """Whether a long history's results are still being placed under their calls."""
+        return self._placing is not None
 
     @work(exclusive=True, group="place")
     async def _place_slices(self) -> None:

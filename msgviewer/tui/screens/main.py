@@ -202,6 +202,8 @@ class MainScreen(CopyKeys, SearchingScreen):
                     left.append(f" · {fmt.plural(problems, 'problem')} (p)", style="yellow")
             else:
                 left.append(" · analysing…", style="italic")
+            if self.placing_results:
+                left.append(" · placing results under calls…", style="italic")
         if self.query_text:
             where = f"{self.hit + 1}/{len(self.hits)}" if self.hits and self.hit >= 0 else ""
             count = where or fmt.plural(len(self.hits), "match")
