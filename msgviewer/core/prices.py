@@ -291,8 +291,6 @@ class PeriodRates:
         if not (counts.keys() <= _LINEAR_KEYS and _consistent(counts)):
             return None
         starts = self.starts
-        if not starts:
-            return self.bands[0]
         size = counts.get("input_tokens", 0)
         band = bisect_left(starts, size)  # (the tiers it is past, or at)
         if band < len(starts) and starts[band] == size:

@@ -300,21 +300,18 @@ class LoadingScreen(EditingScreen):
         placing = self._placing
         if placing is None:
             return False
-        if not placing.still_fits():  # a key, an edit... changed the view: start from it
-            self._placing = None
-            self.place_results({**placing.nests, **self._taken_waiting()})
-            return False
-        if not placing.step():
+        fits = placing.still_fits()
+        if fits and not placing.step():
             return True
         self._placing = None
-        if not placing.fits():  # (a node opened and another closed: as many rows)
-            self.place_results({**placing.nests, **self._taken_waiting()})
-            return False
-        self.tree.keep_place_through(placing.take)
-        self.update_status()
-        waiting = self._taken_waiting()
-        if waiting:
-            self.place_results(waiting)
+        again = self._taken_waiting()
+        if fits and placing.fits():
+            self.tree.keep_place_through(placing.take)
+            self.update_status()
+        else:  # a key, an edit... changed the view: place them again, from it
+            again = {**placing.nests, **again}
+        if again:
+            self.place_results(again)
         return False
 
     def _taken_waiting(self) -> dict[int, ResultNesting]:
