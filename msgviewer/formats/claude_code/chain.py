@@ -79,6 +79,8 @@ def _refused(rec: Any) -> tuple[str, str] | None:
             return f"{key} must be a string or null", f"$.{key}"
     if kind != "system":
         message = rec.get("message")
+        if early_content(message) is not None:
+            return None  # (a user line's content alone, read early: of the common shapes)
         if type(message) is not dict:
             return f"a {kind} line needs a message object", "$.message"
         if "content" not in message:
@@ -168,12 +170,13 @@ def _units(indexes: list[int], records: list[Any], sidechain: bool) -> list[Unit
 
 def _answers_tools(rec: dict[str, Any]) -> bool:
     message = rec.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
+    content = message.get("content") if isinstance(message, dict) else message
     early = early_content(content)
     if early is not None:
         return rec.get("type") == "user" and any(type(b) is ToolResultBlock for b in early.blocks)
     return (
         rec.get("type") == "user"
+        and isinstance(message, dict)
         and isinstance(content, list)
         and any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content)
     )

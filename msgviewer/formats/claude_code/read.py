@@ -34,6 +34,9 @@ INNER_WRITTEN = frozenset({"id", "role", "content", "usage"})
 _REPEATED_LINE_FIELDS = ("type",)
 _REPEATED_RESPONSE_FIELDS = ("type", "model")
 _NONE: Any = object()
+_NO_RESPONSE: dict[str, Any] = {}
+"""The response fields of every user line whose message is just its role and content: one
+empty dict for them all (a message is a value no code changes in place)."""
 
 
 class _Reader:
@@ -61,12 +64,13 @@ class _Reader:
         recs = [self.records[j] for j in indexes]
         first = recs[0]
         inner = first.get("message")
+        bare = type(inner) is tuple or type(inner) is Early  # (a user line's content alone)
         shared = self.shared
         kind = shared.setdefault(first["type"], first["type"])  # one "user" for all lines
         if kind != "system":  # (read before the line is taken apart below)
             role = "assistant" if kind == "assistant" else "user"
             if single:
-                raw = inner.get("content")
+                raw = inner if bare else inner.get("content")
                 if type(raw) is tuple:  # read as the line was parsed (``early``)
                     content, calls = raw, ()
                 elif type(raw) is Early:
@@ -84,7 +88,10 @@ class _Reader:
                 content, calls = self._merged_content(unit, recs)
                 last = recs[-1]["message"]
             msg_id = last.get("id") if role == "assistant" else first.get("uuid")
-            response, usage = self._response(last, recs[-1], indexes[-1], single and self.owned)
+            if bare:
+                response, usage = _NO_RESPONSE, None
+            else:
+                response, usage = self._response(last, recs[-1], indexes[-1], single and self.owned)
         # The line, less what becomes the message, is its metadata: the line itself when it
         # was parsed for this read alone (a copy otherwise, or when split lines need it whole).
         meta = first if single and self.owned else dict(first)

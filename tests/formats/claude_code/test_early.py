@@ -141,8 +141,11 @@ def test_a_session_of_every_shape_loads_as_its_bytes_read(
     chosen: list[str] = []
     parsed = parse_jsonl_file(str(path), str(path), partial(_preparer, None, chosen))
     assert parsed is not None and chosen == ["claude-code"]
-    read_early = [r for r in parsed.records if early_content(r.get("message", {}).get("content"))]
+    messages = [r.get("message") for r in parsed.records]
+    bare = [m for m in messages if early_content(m)]  # a user line's content alone
+    read_early = bare + [m for m in messages if type(m) is dict and early_content(m["content"])]
     assert len(read_early) == 36 + 8  # the plain shapes, and the odd lines of those shapes
+    assert 0 < len(bare) < len(read_early)  # (not the assistant lines')
     early, usual = _both(path)
     assert early == usual
     conv = early[0]
