@@ -90,17 +90,22 @@ async def test_a_node_opened_meanwhile_stays_open_in_the_placed_view(run: Path) 
         await pilot.press("down", "right")  # the user message opens: its blocks show
         opened = screen.model.rows[1]
         assert screen.model.is_expanded(opened)
-        screen._place_slice()  # the view changed: its rows are made again, from it
-        assert screen._placing is not None and screen._placing is not started
+        screen._place_slice()  # the placement goes on: the node is followed when it ends
+        assert screen._placing is started
         _place_every_slice(screen)
         await pilot.pause()
         assert screen._placing is None
         assert screen.model.is_expanded(opened)
-        # placed again from the view as it now is: results under calls, the message open
+        # results under calls, the message open, as placing them at once from the view gives
         pos = screen.model.rows.index(opened)
         assert screen.model.rows[pos + 1][5] == opened[5] + 1
         assert screen.model.rows != _placed_at_once(run)
+        placed = list(screen.model.rows)
+        screen.model.rebuild()  # (at once, from the view as it now is)
+        assert screen.model.rows == placed
         assert not screen.model.nesting_stale()
+        row = screen.tree.current_row
+        assert row is not None and row[:3] == opened[:3]  # the cursor stayed on it
 
 
 async def test_the_app_places_the_results_by_itself(
@@ -141,3 +146,17 @@ async def test_conversations_linked_while_others_are_placed_are_placed_next(
         assert screen._waiting is None
         assert screen.model.rows == _placed_at_once(both)
         assert not screen.model.nesting_stale()
+
+
+async def test_a_placement_for_a_history_since_loaded_again_stops(run: Path) -> None:
+    app = make_app(run)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = _linked(app)
+        old = screen.model
+        screen._place_slice()
+        screen._loaded(Session.from_conversations(load(run)))  # (read again, not linked yet)
+        in_file_order = list(screen.model.rows)
+        screen._place_slice()
+        assert screen._placing is None  # its slices stop, its links are not placed again
+        assert screen.model is not old and screen.model.rows == in_file_order

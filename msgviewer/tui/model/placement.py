@@ -4,10 +4,10 @@ Once tool links are made, the view moves each result under its call: every messa
 calls opens, and the rows are made again. For a few thousand messages that is done at once
 (``TreeModel.refresh_nesting``). For a long history it takes seconds (about 1 s at 100,000
 messages, 10 s at a million), so a ``Placement`` makes the new rows on a copy of the view, one
-slice of messages per ``step``, while the view keeps its rows and stays usable. The rows are
-taken only if the view is still what the copy was made from: a key that opened or closed a
-node, an edit, a filter or new messages meanwhile make them stale, and the caller places the
-results at once instead (``refresh_nesting``), from the view as it now is.
+slice of messages per ``step``, while the view keeps its rows and stays usable. Nodes opened or
+closed meanwhile are opened or closed in the rows made, as they are taken. An edit, a filter,
+the order or new messages meanwhile make them stale: the caller places the results again,
+from the view as it now is.
 """
 
 from __future__ import annotations
@@ -16,10 +16,16 @@ import copy
 from typing import Any
 
 from .result_nesting import ResultNesting
+from .rows import BLOCK, CONV, MSG, Node, Row
 from .tree_model import TreeModel
 
 AT_ONCE = 20_000
 """Histories of up to this many messages have their results placed at once."""
+
+
+FOLLOWED = 20
+"""Nodes opened or closed during a placement that its rows follow (each is looked for among
+them: up to 0.1 s at a million messages); more, and the rows are made again."""
 
 
 class Placement:
@@ -29,7 +35,6 @@ class Placement:
         self.model = model
         self.nests = nests
         self._was = _state(model)
-        self._opened = _opened(model)
         view = copy.copy(model)  # (the same session, filter and settings)
         view._expanded = set(model._expanded)
         view._collapsed = set(model._collapsed)
@@ -43,33 +48,65 @@ class Placement:
         """Make the rows of one more slice of messages; True once every row is made."""
         return next(self._steps, True) is True
 
-    def still_fits(self) -> bool:
-        """Whether the view is still what the copy was made from, as far as can be told at
-        once (asked before each slice: a node opened or closed changes its rows' count; the
-        nodes themselves are compared by ``take``, once)."""
+    def fits(self) -> bool:
+        """Whether the rows made still fit the view: no edit, filter, order or new messages
+        since (asked before each slice; nodes opened or closed are followed by ``take``)."""
         return _same(self._was, _state(self.model))
 
-    def fits(self) -> bool:
-        """Whether the view is still what the copy was made from."""
-        return self.still_fits() and _opened(self.model) == self._opened
-
     def take(self) -> bool:
-        """Give the view the rows made (once ``step`` said they all are); False, changing
-        nothing, when the view changed since."""
+        """Give the view the rows made (once ``step`` said they all are), opening and closing
+        the nodes opened and closed in the view meanwhile; False, changing nothing, when they
+        no longer fit it (or more than ``FOLLOWED`` nodes were opened or closed)."""
         if not self.fits():
             return False
-        self.model._nests = self.view._nests
-        self.model.rows = self.view.rows
+        model, view = self.model, self.view
+        opened, closed = model._expanded, model._collapsed
+        changed = (opened ^ view._expanded) | (closed ^ view._collapsed)
+        if len(changed) > FOLLOWED:
+            return False
+        model._nests = view._nests
+        wanted = [(node, model.is_expanded(node)) for node in changed]  # (in the places made)
+        model._expanded, model._collapsed = view._expanded, view._collapsed
+        model.rows = view.rows
+        for node, value in wanted:
+            pos = _position(model, node)
+            if pos is None:  # (not shown: its rows are made when what holds it opens)
+                model._set_expanded(node, value)
+            elif value:
+                model.expand(pos)
+            else:
+                model.collapse(pos)
+        model._expanded, model._collapsed = opened, closed  # (the same nodes, as they were kept)
         return True
 
 
+def _position(model: TreeModel, node: Node) -> int | None:
+    """Index of the row of ``node``, or None when none is shown: one scan of the rows by
+    ``list.index`` for the row it would be (some 0.1 s at a million rows when it is not)."""
+    kind, c, m, i = node
+    if kind == CONV:
+        row: Row = (CONV, c, 0, 0, 0, 0)
+    elif kind == MSG:
+        row = (MSG, c, m, 0, 0, model.message_depth(c, m))
+    else:
+        nest = model.nesting(c)
+        home = nest.home.get((m, i)) if nest is not None and kind == BLOCK else None
+        if home is not None:  # a result under its call, in the call's message
+            row = (kind, c, m, i, 0, model.message_depth(c, home[1]) + 2)
+        else:
+            row = (kind, c, m, i, 0, model.message_depth(c, m) + 1)
+    try:
+        return model.rows.index(row)
+    except ValueError:
+        return None
+
+
 def _state(model: TreeModel) -> list[Any]:
-    """What a view's rows are made from: its rows (the same list, as long), how many nodes
-    were opened or closed, its filter and order, each conversation's messages and grouping, and
-    the places of its results. Objects are compared by identity (``_same``): an equal copy
-    would cost a walk."""
-    state: list[Any] = [model.rows, len(model.rows), model.filter, model.nested_view]
-    state += [len(model._expanded), len(model._collapsed)]
+    """What a view's rows are made from, but for its open nodes: its rows (the same list: a
+    node opened or closed changes it in place, a rebuild or an edit makes a new one), its
+    filter and order, each conversation's messages and grouping, and the places of its
+    results. Objects are compared by identity (``_same``): an equal copy would cost a walk."""
+    state: list[Any] = [model.rows, model.filter, model.nested_view]
     for d in model.session.convs:
         state += [d.conversation, d.top, d.nested]
     for c, nest in model._nests.items():
@@ -79,12 +116,6 @@ def _state(model: TreeModel) -> list[Any]:
 
 _VALUES = (int, bool)
 """Compared by value: the rest by identity."""
-
-
-def _opened(model: TreeModel) -> tuple[frozenset[Any], frozenset[Any]]:
-    """The nodes opened and closed in a view (a million after ``E`` in a long history: a copy
-    and a comparison cost some 0.1 s, too much to ask before every slice)."""
-    return frozenset(model._expanded), frozenset(model._collapsed)
 
 
 def _same(was: list[Any], now: list[Any]) -> bool:

@@ -300,15 +300,15 @@ class LoadingScreen(EditingScreen):
         placing = self._placing
         if placing is None:
             return False
-        fits = placing.still_fits()
+        fits = placing.model is self.model and placing.fits()  # (not a model since replaced)
         if fits and not placing.step():
             return True
         self._placing = None
         again = self._taken_waiting()
-        if fits and placing.fits():
-            self.tree.keep_place_through(placing.take)
+        if fits and self.tree.keep_place_through(placing.take):
             self.update_status()
-        else:  # a key, an edit... changed the view: place them again, from it
+        else:  # an edit, a filter... changed the view: place them again, from it (links of
+            # a model since replaced are left out: ``placement`` takes only the view's own)
             again = {**placing.nests, **again}
         if again:
             self.place_results(again)

@@ -376,14 +376,15 @@ class ConversationTree(ScrollView, can_focus=True):
         self.rows_changed()
         self.center_cursor()
 
-    def keep_place_through(self, change) -> None:  # type: ignore[no-untyped-def]
+    def keep_place_through(self, change) -> bool:  # type: ignore[no-untyped-def]
         """Apply a change of view that rebuilds the rows (``change()`` False: it did not),
-        keeping the cursor on the node it was on, wherever the node now sits."""
+        keeping the cursor on the node it was on, wherever the node now sits; False if the
+        rows did not change."""
         if self.model is None:
-            return
+            return False
         row = self.current_row
         if change() is False:
-            return
+            return False
         pos = None
         if row is not None and row[0] != CONV:
             pos = self.model.reveal(row[0], row[1], row[2], row[3], row[4])
@@ -392,6 +393,7 @@ class ConversationTree(ScrollView, can_focus=True):
         self.cursor = pos if pos is not None else 0
         self.rows_changed()
         self.center_cursor()
+        return True
 
     def keep_cursor_through(self, change) -> None:  # type: ignore[no-untyped-def]
         """Public form of ``_keeping_cursor`` for filters and new data."""

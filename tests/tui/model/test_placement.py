@@ -15,7 +15,7 @@ from msgviewer.formats import Conversation
 from msgviewer.tui.model import placement as placing
 from msgviewer.tui.model import tree_model
 from msgviewer.tui.model.result_nesting import ResultNesting, nest_results
-from msgviewer.tui.model.rows import Filter
+from msgviewer.tui.model.rows import BLOCK, MSG, Filter
 from msgviewer.tui.model.session import Session
 from msgviewer.tui.model.tree_model import TreeModel
 
@@ -87,20 +87,20 @@ def test_a_long_history_takes_many_slices() -> None:
 @pytest.mark.parametrize(
     "change",
     [
-        pytest.param(lambda m: m.expand(3), id="a message opened"),
         pytest.param(lambda m: m.set_filter(Filter(roles=frozenset({"user"}))), id="a filter"),
         pytest.param(lambda m: m.set_nested_view(False), id="file order"),
         pytest.param(lambda m: _delete_message(m, 2), id="an edit"),
     ],
 )
 def test_rows_made_from_a_view_changed_since_are_not_taken(change: Any) -> None:
+    """An edit, a filter, the order: the rows made are left, and the view is as it was."""
     convs = HISTORIES["generated"]()
     model, nests = _linked(convs)
     p = placing.placement(model, nests)
     assert p is not None
     p.step()
     change(model)
-    assert not p.still_fits()
+    assert not p.fits()
     while not p.step():
         pass
     rows = list(model.rows)
@@ -131,7 +131,97 @@ def test_a_short_history_is_placed_at_once(monkeypatch: pytest.MonkeyPatch) -> N
     assert model.rows == _placed_at_once(HISTORIES["generated"]()).rows
 
 
-def test_a_node_opened_and_another_closed_meanwhile_are_noticed() -> None:
+def _open(model: TreeModel, kind: int, m: int) -> None:
+    """Open a message, and what holds it."""
+    pos = model.reveal(kind, 0, m)
+    assert pos is not None and model.expand(pos)
+
+
+CHANGES = {
+    "a message opened": lambda m: _open(m, MSG, 3),
+    "a message opened then closed": lambda m: (_open(m, MSG, 3), m.collapse(m.reveal(MSG, 0, 3))),
+    "a result opened, to sit under its call": lambda m: _open(m, MSG, _a_result(m)),
+    "a block opened or closed (and its message opened)": lambda m: _toggle_part(m),
+    "a result block opened or closed (to sit under its call)": lambda m: _toggle_result(m),
+    "a message making calls opened (open by default once placed)": lambda m: _open(
+        m, MSG, _a_caller(m)
+    ),
+}
+
+
+def _a_caller(model: TreeModel) -> int:
+    return next(k for k, msg in enumerate(model.session.convs[0].messages) if msg.tool_calls)
+
+
+def _a_result(model: TreeModel) -> int:
+    """A message that opens, and is placed under a call."""
+    data = model.session.convs[0]
+    hidden = nest_results(data.messages, data.links).hidden
+    return next(k for k in sorted(hidden) if model.expandable((MSG, 0, k, 0, 0, 0)))
+
+
+def _toggle_part(model: TreeModel) -> None:
+    """Open or close (as it is not) a block of many lines, its message opened to show it."""
+    c, m, i = _a_part(model)
+    pos = model.reveal(BLOCK, c, m, i)
+    assert pos is not None and model.rows[pos][:4] == (BLOCK, c, m, i) and model.toggle(pos)
+
+
+def _toggle_result(model: TreeModel) -> None:
+    """Open or close a result block of many lines, in a message of results (Claude Code's)."""
+    data = model.session.convs[0]
+    home = nest_results(data.messages, data.links).home
+    m, i = next(
+        (m, i) for m, i in sorted(home) if i >= 0 and model.expandable((BLOCK, 0, m, i, 0, 0))
+    )
+    pos = model.reveal(BLOCK, 0, m, i)
+    assert pos is not None and model.rows[pos][:4] == (BLOCK, 0, m, i) and model.toggle(pos)
+
+
+def _a_part(model: TreeModel) -> tuple[int, int, int]:
+    """A block that opens, in a message of blocks (one alone shows its lines right under
+    it): its conversation, message and index."""
+    for c, data in enumerate(model.session.convs):
+        for k, msg in enumerate(data.messages):
+            for i in range(len(msg.blocks) if len(msg.blocks) > 1 else 0):
+                if model.expandable((BLOCK, c, k, i, 0, 0)):
+                    return c, k, i
+    raise AssertionError("no block that opens")
+
+
+@pytest.mark.parametrize(
+    ("history", "change"),
+    [
+        (history, change)
+        for history in ("generated", "claude-code", "two conversations")
+        for change in CHANGES
+        # (only generated blocks are long enough to open; only Claude Code's results are
+        # blocks of a message)
+        if (history == "generated" or not change.startswith("a block"))
+        and (history == "claude-code" or not change.startswith("a result block"))
+    ],
+)
+def test_nodes_opened_and_closed_meanwhile_are_followed(history: str, change: str) -> None:
+    """The rows taken are those placing the results at once would make from the view as it
+    now is, the nodes open and closed as the user left them."""
+    convs = HISTORIES[history]()
+    model, nests = _linked(convs)
+    p = placing.placement(model, nests)
+    assert p is not None
+    p.step()
+    CHANGES[change](model)
+    assert p.fits()
+    while not p.step():
+        pass
+    opened, closed = set(model._expanded), set(model._collapsed)
+    assert p.take()
+    assert (model._expanded, model._collapsed) == (opened, closed)
+    taken = list(model.rows)
+    model.rebuild()
+    assert taken == model.rows
+
+
+def test_a_node_opened_and_another_closed_meanwhile_are_followed() -> None:
     """As many rows as before, in the same list: only the nodes tell the view changed."""
     model, nests = _linked(HISTORIES["generated"]())
     first, second = _two_alike(model)
@@ -140,11 +230,28 @@ def test_a_node_opened_and_another_closed_meanwhile_are_noticed() -> None:
     assert p is not None
     model.collapse(first)  # (the rows after it are back where they were)
     model.expand(second)
-    assert p.still_fits()  # (what is asked before each slice cannot tell)
+    closed, opened = model.rows[first], model.rows[second]
     while not p.step():
         pass
-    assert not p.fits()
+    assert p.take()
+    assert not model.is_expanded(closed) and model.is_expanded(opened)
+    taken = list(model.rows)
+    model.rebuild()
+    assert taken == model.rows
+
+
+def test_too_many_nodes_opened_meanwhile_are_not_followed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(placing, "FOLLOWED", 2)
+    model, nests = _linked(HISTORIES["generated"]())
+    p = placing.placement(model, nests)
+    assert p is not None
+    for m in (1, 3, 5):
+        _open(model, MSG, m)
+    while not p.step():
+        pass
+    rows = list(model.rows)
     assert not p.take()
+    assert model.rows == rows
 
 
 def _two_alike(model: TreeModel) -> tuple[int, int]:
