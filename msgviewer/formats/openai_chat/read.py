@@ -5,6 +5,7 @@ which ``fast`` and ``typed`` hand every message they do not take.
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -45,19 +46,20 @@ READ_KEYS = {
 class Links:
     """Ids for calls and results that have none (legacy functions, some HF templates)."""
 
-    def __init__(self, ids_in: Callable[[], set[Any]] = set) -> None:
+    def __init__(self, messages: Callable[[], list[Any]] = list) -> None:
         self.unanswered: dict[str, str | None] = {}
         """Call id -> name of the calls still waiting for a result, oldest first."""
         self.count = 0
-        self.ids_in = ids_in
-        """Every id the messages use: asked only if an id has to be made up."""
+        self.messages = messages
+        """The message dicts read: looked at only if an id has to be made up or given."""
         self.taken: set[Any] | None = None
+        self.answered_by_id: set[Any] | None = None
 
     def new_id(self) -> str:
         """An id no call or result of the messages has (a made-up one must not answer for a
         real one, nor a real result link to a made-up call)."""
         if self.taken is None:
-            self.taken = self.ids_in()
+            self.taken = ids_in(self.messages())
         self.count += 1
         while f"call_{self.count}" in self.taken:
             self.count += 1
@@ -67,9 +69,13 @@ class Links:
         self.unanswered.pop(call_id, None)
 
     def answer(self, name: str | None) -> str | None:
-        """The id of the oldest unanswered call named ``name`` (or of any, without a name)."""
+        """The id of the oldest unanswered call named ``name`` (or of any, without a name),
+        but for calls whose results name them (as many results as calls of that id): a
+        result without an id answers none of those."""
+        if self.answered_by_id is None:
+            self.answered_by_id = answered_by_id(self.messages())
         for call_id, call_name in self.unanswered.items():
-            if name is None or call_name == name:
+            if (name is None or call_name == name) and call_id not in self.answered_by_id:
                 del self.unanswered[call_id]
                 return call_id
         return None
@@ -77,17 +83,30 @@ class Links:
 
 def ids_in(items: Any) -> set[Any]:
     """Every call id and result id written in chat message dicts."""
-    ids: set[Any] = set()
+    calls, results = _id_counts(items)
+    return set(calls) | set(results)
+
+
+def answered_by_id(items: Any) -> set[Any]:
+    """The call ids written on as many results as calls, or more, in chat message dicts."""
+    calls, results = _id_counts(items)
+    return {call_id for call_id, n in calls.items() if results.get(call_id, 0) >= n}
+
+
+def _id_counts(items: Any) -> tuple[Counter[Any], Counter[Any]]:
+    """How many calls, and how many results, give each id, in chat message dicts."""
+    calls: Counter[Any] = Counter()
+    results: Counter[Any] = Counter()
     for d in items if isinstance(items, list) else ():
         if not isinstance(d, dict):
             continue
         if isinstance(d.get("tool_call_id"), str):
-            ids.add(d["tool_call_id"])
-        calls = d.get("tool_calls")
-        for tc in calls if isinstance(calls, list) else ():
+            results[d["tool_call_id"]] += 1
+        raw = d.get("tool_calls")
+        for tc in raw if isinstance(raw, list) else ():
             if isinstance(tc, dict) and isinstance(tc.get("id"), str):
-                ids.add(tc["id"])
-    return ids
+                calls[tc["id"]] += 1
+    return calls, results
 
 
 def read(value: Any, ctx: Context) -> list[Conversation]:
@@ -123,7 +142,7 @@ def _read_record(value: Any, ctx: Context, path: str) -> Conversation:
 def read_messages(items: Any, ctx: Context, path: str) -> tuple[Message, ...]:
     """Chat message dicts -> messages."""
     expect(ctx, items, list, "messages", path)
-    links = Links(lambda: ids_in(items))
+    links = Links(lambda: items)
     # The common shapes without the checks' overhead; the careful reader takes the rest.
     return tuple(
         read_all(items, links.unanswered, lambda i, d: read_message(d, ctx, f"{path}[{i}]", links))
@@ -141,7 +160,7 @@ def _read_completion(value: dict[str, Any], ctx: Context) -> Conversation:
         for k in ("id", "model", "created", "system_fingerprint", "service_tier")
         if k in value
     }
-    links = Links(lambda: ids_in([c.get("message") for c in choices if isinstance(c, dict)]))
+    links = Links(lambda: [c.get("message") for c in choices if isinstance(c, dict)])
     messages = []
     for i, choice in enumerate(choices):
         path = f"$.choices[{i}]"

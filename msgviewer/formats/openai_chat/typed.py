@@ -34,7 +34,7 @@ from ..io import loads_whole
 from .detect import ARRAY_KEY, NAME, names_a_role
 from .fast import assistant_with_calls, plain, tool_call, tool_result
 from .field_order import fields_in_order
-from .read import MESSAGE_KEYS, READ_KEYS, Links, ids_in, read_message
+from .read import MESSAGE_KEYS, READ_KEYS, Links, read_message
 
 
 class _Function(Struct, forbid_unknown_fields=True, gc=False):
@@ -424,7 +424,7 @@ def read(doc: Document, ctx: Context) -> list[Conversation] | None:
         items, path, meta = doc.messages, "$.messages", doc.meta
     if any(type(m) is dict for m in items) and _declined(items):
         return None  # (before the careful reader has warned of anything it reads)
-    links = Links(lambda: ids_in([as_dict(m) for m in items]))
+    links = Links(lambda: [as_dict(m) for m in items])
     careful = read_message
     unanswered = links.unanswered
     answered = unanswered.pop

@@ -288,6 +288,52 @@ def test_hf_chat_template_arguments_as_object_and_calls_without_ids() -> None:
     assert out[2]["name"] == "t"
 
 
+def _calls(*ids: str) -> dict[str, Any]:
+    return {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": i, "type": "function", "function": {"name": "f", "arguments": "{}"}} for i in ids
+        ],
+    }
+
+
+def _result(text: str, call_id: str | None = None) -> dict[str, Any]:
+    return {"role": "tool", "content": text} | ({"tool_call_id": call_id} if call_id else {})
+
+
+@pytest.mark.parametrize(
+    ("messages", "given"),
+    [
+        pytest.param(
+            [_calls("a", "b"), _result("first"), _result("to a", "a")],
+            ["b", "a"],
+            id="the call its own result answers is not given away",
+        ),
+        pytest.param(
+            [_calls("c0", "c0"), _result("first"), _result("one", "c0"), _result("two", "c0")],
+            [None, "c0", "c0"],
+            id="one id twice, answered twice by it: none given",
+        ),
+        pytest.param(
+            [_calls("c0"), _result("first"), _calls("c0"), _result("later", "c0")],
+            ["c0", "c0"],
+            id="one id in two turns, answered once by it: the first turn's given",
+        ),
+    ],
+)
+def test_a_result_without_an_id_answers_a_call_no_result_names(
+    messages: list[dict[str, Any]], given: list[str | None]
+) -> None:
+    """A result without an id is given the oldest waiting call's, unless results give that
+    id as often as calls do: those answer it (a pairing by id the file itself makes)."""
+    conv = _read([{"role": "user", "content": "go"}, *messages])
+    results = [m for m in conv.messages if m.role == "tool"]
+    assert [m.tool_call_id for m in results] == given
+    texts = [m.text for m in results if m.tool_call_id and "first" not in m.text]
+    assert [text for _, text in client_pairs(conv.messages) if text != "first"] == texts
+
+
 def test_legacy_function_call_and_function_role() -> None:
     messages = [
         {"role": "user", "content": "2+2?"},
