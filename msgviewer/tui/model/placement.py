@@ -23,9 +23,10 @@ AT_ONCE = 20_000
 """Histories of up to this many messages have their results placed at once."""
 
 
-FOLLOWED = 20
-"""Nodes opened or closed during a placement that its rows follow (each is looked for among
-them: up to 0.1 s at a million messages); more, and the rows are made again."""
+FOLLOWED = 10
+"""Nodes opened or closed during a placement that its rows follow: each is looked for by one
+scan of the rows (20-40 ms a million rows when it is not shown, so at most some 0.4 s at a
+million rows); more, and the rows are made again."""
 
 
 class Placement:
@@ -82,7 +83,7 @@ class Placement:
 
 def _position(model: TreeModel, node: Node) -> int | None:
     """Index of the row of ``node``, or None when none is shown: one scan of the rows by
-    ``list.index`` for the row it would be (some 0.1 s at a million rows when it is not)."""
+    ``list.index`` for the row it would be (20-40 ms a million rows when it is not)."""
     kind, c, m, i = node
     if kind == CONV:
         row: Row = (CONV, c, 0, 0, 0, 0)
