@@ -27,6 +27,8 @@ class Change:
     old_count: int
     new_count: int
     label: str
+    replaced: tuple[Message, ...] = ()
+    """The messages ``start:start+old_count`` were before."""
 
 
 def changed_span(old: Sequence[Message], new: Sequence[Message]) -> tuple[int, int, int]:
@@ -136,7 +138,7 @@ class EditHistory:
         doc = self.document(c)
         start, old_count, new_count = changed_span(old, doc.messages)
         self.session.replace_messages(c, doc.conversation, start, new_count)
-        return Change(c, start, old_count, new_count, label)
+        return Change(c, start, old_count, new_count, label, old[start : start + old_count])
 
     # -- state ------------------------------------------------------------------------------
 

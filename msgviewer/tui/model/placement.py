@@ -16,7 +16,6 @@ import copy
 from typing import Any
 
 from .result_nesting import ResultNesting
-from .rows import BLOCK, CONV, MSG, Node, Row
 from .tree_model import TreeModel
 
 AT_ONCE = 20_000
@@ -70,7 +69,7 @@ class Placement:
         model._expanded, model._collapsed = view._expanded, view._collapsed
         model.rows = view.rows
         for node, value in wanted:
-            pos = _position(model, node)
+            pos = model.position(node)
             if pos is None:  # (not shown: its rows are made when what holds it opens)
                 model._set_expanded(node, value)
             elif value:
@@ -79,27 +78,6 @@ class Placement:
                 model.collapse(pos)
         model._expanded, model._collapsed = opened, closed  # (the same nodes, as they were kept)
         return True
-
-
-def _position(model: TreeModel, node: Node) -> int | None:
-    """Index of the row of ``node``, or None when none is shown: one scan of the rows by
-    ``list.index`` for the row it would be (20-40 ms a million rows when it is not)."""
-    kind, c, m, i = node
-    if kind == CONV:
-        row: Row = (CONV, c, 0, 0, 0, 0)
-    elif kind == MSG:
-        row = (MSG, c, m, 0, 0, model.message_depth(c, m))
-    else:
-        nest = model.nesting(c)
-        home = nest.home.get((m, i)) if nest is not None and kind == BLOCK else None
-        if home is not None:  # a result under its call, in the call's message
-            row = (kind, c, m, i, 0, model.message_depth(c, home[1]) + 2)
-        else:
-            row = (kind, c, m, i, 0, model.message_depth(c, m) + 1)
-    try:
-        return model.rows.index(row)
-    except ValueError:
-        return None
 
 
 def _state(model: TreeModel) -> list[Any]:

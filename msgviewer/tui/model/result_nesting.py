@@ -124,6 +124,28 @@ def _finish(
     return ResultNesting(links, under, home, hidden, moved, frozenset(callers))
 
 
+def link_shape(message: Message) -> tuple[Any, ...]:
+    """What a message gives its conversation's tool links and the places of its results: its
+    role, the ids and names of its calls and results, and the kinds of its blocks. An edit
+    that keeps them moves no result."""
+    return (
+        message.role,
+        message.tool_call_id,
+        message.name,
+        tuple(
+            (b.type, getattr(b, "id", None), getattr(b, "tool_call_id", None), _name(b))
+            for b in message.blocks
+        ),
+        tuple((c.id, c.name) for c in message.tool_calls),
+        tuple((c.id, c.name) for c in message.invalid_tool_calls),
+        len(message.artifacts),
+    )
+
+
+def _name(block: Any) -> Any:
+    return getattr(block, "name", None)
+
+
 def _keeps_row(message: Message, moved: list[int]) -> bool:
     """Whether a message of result blocks holds anything besides the blocks that moved."""
     return bool(

@@ -154,7 +154,7 @@ class ApplyingScreen(SavingScreen):
         c = change.conv
         if self._link_waiters:  # they were asked about the history before this change
             self._link_waiters.pop(c, None)
-        self.model.splice(c, change.start, change.old_count, change.new_count)
+        self.model.splice(c, change.start, change.old_count, change.new_count, change.replaced)
         if self.search_index is not None:
             self.search_index.splice(c, change.start, change.old_count, change.new_count)
         tree = self.tree

@@ -5,8 +5,18 @@ from __future__ import annotations
 
 import pytest
 
+from bench.generate import generate
 from msgviewer import Message, ToolCall, load
-from msgviewer.core.edits import Part, delete_parts, duplicate_message, insert_message
+from msgviewer.core.edits import (
+    EditRefused,
+    Part,
+    delete_parts,
+    duplicate_message,
+    editable_text,
+    insert_message,
+    update_message,
+    with_text,
+)
 from msgviewer.formats import Conversation
 from msgviewer.tui.model.history import EditHistory
 from msgviewer.tui.model.labels import RowLabels
@@ -274,3 +284,85 @@ def test_edits_and_undo_keep_the_rows_right_in_both_views(nested: bool) -> None:
     assert len(session.convs[0].messages) == count
     model.set_nested_view(not nested)
     assert model.rows == _fresh_rows(model)
+
+
+def _text_edits(messages: tuple[Message, ...]) -> list[tuple[int, int | None]]:
+    """(message, block or None) of every text the editor can change, in each message (but
+    empty ones: an empty message holds no block, and given a text holds one)."""
+    out = []
+    for m, message in enumerate(messages):
+        places = [None] if type(message.content) is str else range(len(message.blocks))
+        for block in places:
+            try:
+                if editable_text(message, block):
+                    out.append((m, block))
+            except EditRefused:
+                continue
+    return out
+
+
+def _open_all(model: TreeModel) -> None:
+    """Open every message and block whose row is shown, a few levels down."""
+    for _ in range(3):
+        for pos in range(len(model.rows) - 1, -1, -1):
+            row = model.rows[pos]
+            if row[0] in (MSG, BLOCK, CALL) and model.expandable(row):
+                model.expand(pos)
+
+
+@pytest.mark.parametrize("path", [DEMO, ANTHROPIC, "generated", "odd run"])
+@pytest.mark.parametrize("opened", [False, True], ids=["as loaded", "all open"])
+def test_a_text_edited_in_place_keeps_every_result_under_its_call(
+    path: object, opened: bool
+) -> None:
+    """Only the rows showing the edited message are made again: they are those a rebuild
+    makes, and once the edit is linked again no result moves."""
+    if path == "generated":
+        model = _model(Conversation(tuple(generate(120))))
+    else:
+        model = _model(_odd_run()) if path == "odd run" else _loaded(path)
+    if opened:
+        _open_all(model)
+    session = model.session
+    history = EditHistory(session)
+    places = _text_edits(session.convs[0].messages)
+    assert len(places) > 3
+    for m, block in places:
+        nest = model._nests[0]
+        message = session.convs[0].messages[m]
+        longer = editable_text(message, block) + "\nand\nmore\nlines\nnow"
+        edit = update_message(m, lambda x, b=block, t=longer: with_text(x, b, t))
+        change = history.edit(0, edit, "edit a text")
+        assert change is not None and change.replaced == (message,)
+        model.splice(0, change.start, change.old_count, change.new_count, change.replaced)
+        assert model._nests[0] is nest  # results stay where they were
+        assert model.rows == _fresh_rows_nested_as(model), (m, block)
+        session.analyse()
+        assert not model.refresh_nesting()  # linked again, no result moved
+        assert model.rows == _fresh_rows(model), (m, block)
+
+
+def _fresh_rows_nested_as(model: TreeModel) -> list:  # type: ignore[type-arg]
+    """The rows a model made now, its results where ``model`` has them, would show."""
+    fresh = TreeModel(model.session)
+    fresh._nests = dict(model._nests)
+    fresh._expanded, fresh._collapsed = set(model._expanded), set(model._collapsed)
+    fresh.rebuild()
+    return fresh.rows
+
+
+def test_an_edit_that_changes_a_link_places_the_results_again() -> None:
+    model = _model(_odd_run())
+    session = model.session
+    history = EditHistory(session)
+    nest = model._nests[0]
+    renamed = Message.tool("contents of x", tool_call_id="b")
+    change = history.edit(0, update_message(2, lambda _: renamed), "relink")
+    assert change is not None
+    model.splice(0, change.start, change.old_count, change.new_count, change.replaced)
+    assert model._nests[0] is not nest  # (not kept: the result may move)
+    session.analyse()
+    model.refresh_nesting()
+    assert model.rows == _fresh_rows(model)
+    assert nest.home[(2, -1)] == (CALL, 1, 0)
+    assert (2, -1) not in model._nests[0].home  # (it names a call made after it now)
