@@ -29,7 +29,12 @@ from .rows import (
     node_of,
 )
 from .session import Session, message_categories
+from .sidechains import _is_sidechain
 from .tree_nodes import TreeNodes
+
+_REMADE_AT_MOST = 16
+"""Messages edited in place whose rows are made again one by one (each is looked for among
+the rows); more, and every row is made again."""
 
 SLICE = 2000
 """Messages whose rows ``building`` makes between two pauses (some 20 ms of work)."""
@@ -374,11 +379,21 @@ class TreeModel(TreeNodes):
         if nest is None or self.filter.active or data.nested or not isinstance(data.top, range):
             return False
         edited = data.messages[start : start + len(replaced)]
-        if not replaced or list(map(link_shape, replaced)) != list(map(link_shape, edited)):
+        if len(edited) != len(replaced):
+            return False
+        pairs = zip(replaced, edited, strict=True)
+        changed = [(m, new) for m, (old, new) in enumerate(pairs, start) if old is not new]
+        if (
+            not replaced
+            or len(changed) > _REMADE_AT_MOST
+            or any(link_shape(replaced[m - start]) != link_shape(new) for m, new in changed)
+            # (a sub-agent run's grouping, made again before this: ``data.nested`` is the new)
+            or any(_is_sidechain(replaced[m - start]) or _is_sidechain(new) for m, new in changed)
+        ):
             return False
         # The rows showing them: each message's own (if it has one), and each call's results
         roots: dict[Node, None] = {}
-        for m, message in enumerate(edited, start):
+        for m, message in changed:
             if m not in nest.hidden:
                 roots[(MSG, conv, m, 0)] = None
             for b in range(-1, len(message.blocks)):

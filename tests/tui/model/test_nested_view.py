@@ -24,7 +24,7 @@ from msgviewer.tui.model.navigation import partner
 from msgviewer.tui.model.rows import ARTIFACT, BLOCK, CALL, LINE, MSG, Filter
 from msgviewer.tui.model.search import SearchIndex, locate
 from msgviewer.tui.model.session import TOOL_RESULT, Session
-from msgviewer.tui.model.tree_model import TreeModel
+from msgviewer.tui.model.tree_model import _REMADE_AT_MOST, TreeModel
 
 from ..conftest import DEMO, SAMPLES
 
@@ -366,3 +366,52 @@ def test_an_edit_that_changes_a_link_places_the_results_again() -> None:
     assert model.rows == _fresh_rows(model)
     assert nest.home[(2, -1)] == (CALL, 1, 0)
     assert (2, -1) not in model._nests[0].home  # (it names a call made after it now)
+
+
+def test_an_edit_that_ends_a_sub_agent_run_makes_the_rows_again() -> None:
+    run = Message("user", "look", metadata={"isSidechain": True})
+    model = _model(
+        Conversation(
+            (
+                Message.user("go"),
+                Message.assistant("", tool_calls=[ToolCall("t1", "Task", {"prompt": "look"})]),
+                run,
+                Message.tool("found it", tool_call_id="t1"),
+                Message.assistant("done"),
+            )
+        )
+    )
+    assert model.session.convs[0].nested  # the run sits under its call
+    history = EditHistory(model.session)
+    plain = Message("user", "look", metadata={})
+    change = history.edit(0, update_message(2, lambda _: plain), "not a sidechain")
+    assert change is not None and not model.session.convs[0].nested
+    model.splice(0, change.start, change.old_count, change.new_count, change.replaced)
+    model.session.analyse()
+    model.refresh_nesting()
+    assert model.rows == _fresh_rows(model)
+    assert (MSG, 0, 2, 0, 0, 0) in model.rows  # at the top level now
+
+
+@pytest.mark.parametrize("edited", [2, 40])
+def test_an_edit_of_many_messages_in_place_makes_every_row_again(edited: int) -> None:
+    """Unchanged messages in the span cost nothing; past a few changed ones, each looked for
+    among the rows, every row is made again (at once, quicker)."""
+    model = _model(Conversation(tuple(generate(200))))
+    nest = model._nests[0]
+    history = EditHistory(model.session)
+    places = _text_edits(model.session.convs[0].messages)
+    picked = [places[0], places[-1]] if edited == 2 else places[:edited]
+
+    def edit(messages: list[Message]) -> list[Message]:
+        for m, block in picked:
+            messages[m] = with_text(messages[m], block, editable_text(messages[m], block) + "!")
+        return messages
+
+    change = history.edit(0, edit, "edit many")
+    assert change is not None and change.old_count > _REMADE_AT_MOST
+    model.splice(0, change.start, change.old_count, change.new_count, change.replaced)
+    assert (model._nests[0] is nest) == (edited == 2)
+    model.session.analyse()
+    model.refresh_nesting()
+    assert model.rows == _fresh_rows(model)
