@@ -17,7 +17,7 @@ from typing import Any
 from ...core.blocks import ToolResultBlock
 from ..base import Context
 from ..io import RawLine
-from .early import Early, early_content
+from .early import Early, early_content, read_early
 
 CHAIN_TYPES = frozenset({"user", "assistant", "system"})
 OTHER_TYPES = frozenset({"summary", "file-history-snapshot", "queue-operation"})
@@ -79,7 +79,7 @@ def _refused(rec: Any) -> tuple[str, str] | None:
             return f"{key} must be a string or null", f"$.{key}"
     if kind != "system":
         message = rec.get("message")
-        if early_content(message) is not None:
+        if read_early(message):
             return None  # (a user line's content alone, read early: of the common shapes)
         if type(message) is not dict:
             return f"a {kind} line needs a message object", "$.message"

@@ -172,6 +172,13 @@ def wire(early: Early) -> list[dict[str, Any]]:
     return out
 
 
+def read_early(value: Any) -> bool:
+    """Whether ``value`` (a line's ``message.content``, or a user line's ``message``) was read
+    early: parsed JSON is never a tuple (blocks alone) nor an ``Early``."""
+    kind = type(value)
+    return kind is tuple or kind is Early
+
+
 def early_content(content: Any) -> Early | None:
     """What a line's ``message.content`` (or a user line's ``message``) holds, if it was read
     early: parsed JSON is never a tuple (blocks alone) nor an ``Early``."""

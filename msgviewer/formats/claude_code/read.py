@@ -17,7 +17,7 @@ from ..shared.provider import (
 )
 from .chain import CHAIN_TYPES, Layout, Scan, Unit, layout, scan
 from .detect import NAME, WEB_LINES
-from .early import Early, restore
+from .early import Early, read_early, restore
 from .subagents import with_subagents
 
 OTHER_LINES = "otherLines"
@@ -64,7 +64,7 @@ class _Reader:
         recs = [self.records[j] for j in indexes]
         first = recs[0]
         inner = first.get("message")
-        bare = type(inner) is tuple or type(inner) is Early  # (a user line's content alone)
+        bare = read_early(inner)  # (a user line's content alone)
         shared = self.shared
         kind = shared.setdefault(first["type"], first["type"])  # one "user" for all lines
         if kind != "system":  # (read before the line is taken apart below)

@@ -51,15 +51,23 @@ class Links:
         """Call id -> name of the calls still waiting for a result, oldest first."""
         self.count = 0
         self.messages = messages
-        """The message dicts read: looked at only if an id has to be made up or given."""
+        """The message dicts read: counted only if an id has to be made up or given."""
+        self._counts: tuple[Counter[Any], Counter[Any]] | None = None
         self.taken: set[Any] | None = None
         self.answered_by_id: set[Any] | None = None
+
+    def _ids(self) -> tuple[Counter[Any], Counter[Any]]:
+        """How many calls, and how many results, give each id (counted once)."""
+        if self._counts is None:
+            self._counts = _id_counts(self.messages())
+        return self._counts
 
     def new_id(self) -> str:
         """An id no call or result of the messages has (a made-up one must not answer for a
         real one, nor a real result link to a made-up call)."""
         if self.taken is None:
-            self.taken = ids_in(self.messages())
+            calls, results = self._ids()
+            self.taken = calls.keys() | results.keys()
         self.count += 1
         while f"call_{self.count}" in self.taken:
             self.count += 1
@@ -73,24 +81,13 @@ class Links:
         but for calls whose results name them (as many results as calls of that id): a
         result without an id answers none of those."""
         if self.answered_by_id is None:
-            self.answered_by_id = answered_by_id(self.messages())
+            calls, results = self._ids()
+            self.answered_by_id = {i for i, n in calls.items() if results.get(i, 0) >= n}
         for call_id, call_name in self.unanswered.items():
             if (name is None or call_name == name) and call_id not in self.answered_by_id:
                 del self.unanswered[call_id]
                 return call_id
         return None
-
-
-def ids_in(items: Any) -> set[Any]:
-    """Every call id and result id written in chat message dicts."""
-    calls, results = _id_counts(items)
-    return set(calls) | set(results)
-
-
-def answered_by_id(items: Any) -> set[Any]:
-    """The call ids written on as many results as calls, or more, in chat message dicts."""
-    calls, results = _id_counts(items)
-    return {call_id for call_id, n in calls.items() if results.get(call_id, 0) >= n}
 
 
 def _id_counts(items: Any) -> tuple[Counter[Any], Counter[Any]]:

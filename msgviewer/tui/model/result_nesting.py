@@ -133,17 +133,18 @@ def link_shape(message: Message) -> tuple[Any, ...]:
         message.tool_call_id,
         message.name,
         tuple(
-            (b.type, getattr(b, "id", None), getattr(b, "tool_call_id", None), _name(b))
+            (
+                b.type,
+                getattr(b, "id", None),
+                getattr(b, "tool_call_id", None),
+                getattr(b, "name", None),
+            )
             for b in message.blocks
         ),
         tuple((c.id, c.name) for c in message.tool_calls),
         tuple((c.id, c.name) for c in message.invalid_tool_calls),
         len(message.artifacts),
     )
-
-
-def _name(block: Any) -> Any:
-    return getattr(block, "name", None)
 
 
 def _keeps_row(message: Message, moved: list[int]) -> bool:

@@ -32,7 +32,7 @@ from .session import Session, message_categories
 from .sidechains import _is_sidechain
 from .tree_nodes import TreeNodes
 
-_REMADE_AT_MOST = 16
+REMADE_AT_MOST = 16
 """Messages edited in place whose rows are made again one by one (each is looked for among
 the rows); more, and every row is made again."""
 
@@ -382,18 +382,18 @@ class TreeModel(TreeNodes):
         if len(edited) != len(replaced):
             return False
         pairs = zip(replaced, edited, strict=True)
-        changed = [(m, new) for m, (old, new) in enumerate(pairs, start) if old is not new]
+        changed = [(m, old, new) for m, (old, new) in enumerate(pairs, start) if old is not new]
         if (
             not replaced
-            or len(changed) > _REMADE_AT_MOST
-            or any(link_shape(replaced[m - start]) != link_shape(new) for m, new in changed)
+            or len(changed) > REMADE_AT_MOST
+            or any(link_shape(old) != link_shape(new) for _, old, new in changed)
             # (a sub-agent run's grouping, made again before this: ``data.nested`` is the new)
-            or any(_is_sidechain(replaced[m - start]) or _is_sidechain(new) for m, new in changed)
+            or any(_is_sidechain(old) or _is_sidechain(new) for _, old, new in changed)
         ):
             return False
         # The rows showing them: each message's own (if it has one), and each call's results
         roots: dict[Node, None] = {}
-        for m, message in changed:
+        for m, _, message in changed:
             if m not in nest.hidden:
                 roots[(MSG, conv, m, 0)] = None
             for b in range(-1, len(message.blocks)):

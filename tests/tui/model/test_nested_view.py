@@ -24,7 +24,7 @@ from msgviewer.tui.model.navigation import partner
 from msgviewer.tui.model.rows import ARTIFACT, BLOCK, CALL, LINE, MSG, Filter
 from msgviewer.tui.model.search import SearchIndex, locate
 from msgviewer.tui.model.session import TOOL_RESULT, Session
-from msgviewer.tui.model.tree_model import _REMADE_AT_MOST, TreeModel
+from msgviewer.tui.model.tree_model import REMADE_AT_MOST, TreeModel
 
 from ..conftest import DEMO, SAMPLES
 
@@ -409,7 +409,7 @@ def test_an_edit_of_many_messages_in_place_makes_every_row_again(edited: int) ->
         return messages
 
     change = history.edit(0, edit, "edit many")
-    assert change is not None and change.old_count > _REMADE_AT_MOST
+    assert change is not None and change.old_count > REMADE_AT_MOST
     model.splice(0, change.start, change.old_count, change.new_count, change.replaced)
     assert (model._nests[0] is nest) == (edited == 2)
     model.session.analyse()
