@@ -127,7 +127,7 @@ def loads_whole(data: Text) -> Any:
     double's range), is read exactly. (JSONL lines stay with
     orjson, after one search of the whole text: line by line msgspec is no quicker, and a
     Claude Code session read by it keeps 0.03x its file more memory.)"""
-    if sys.getrecursionlimit() <= _ORJSON_DEPTH:
+    if msgspec_reads_as_orjson():
         try:
             return _decode(data)
         except _DECODE_FAILS:
@@ -143,6 +143,12 @@ _ORJSON_DEPTH = 1024
 """The nesting orjson reads. msgspec reads as deep as the recursion limit lets it (less the
 stack in use), so it is asked only while that limit is lower, as it is by default: it then
 reads no text that orjson would refuse for its depth."""
+
+
+def msgspec_reads_as_orjson() -> bool:
+    """Whether msgspec reads no nesting deeper than orjson does (the recursion limit is at
+    most ``_ORJSON_DEPTH``): ``loads_whole`` then parses with msgspec."""
+    return sys.getrecursionlimit() <= _ORJSON_DEPTH
 
 
 def exact_or_raise(data: Text) -> Any:

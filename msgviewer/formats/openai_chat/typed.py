@@ -20,6 +20,8 @@ goes the usual way too.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -28,6 +30,7 @@ import orjson
 from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ...core.blocks import ReasoningBlock, TextBlock
+from ...core.json_numbers import msgspec_reads_as_orjson
 from ...core.message import Message, ToolCall
 from ..base import Context, Conversation
 from ..io import loads_whole
@@ -180,31 +183,95 @@ _MOSTLY_ODD = 4
 """More than one message in this many of the first batch off the common shapes: the usual way
 (with most messages read by the careful reader either way, it is the quicker)."""
 _REQUEST_FIELDS = _Request.__struct_fields__[1:]
-# How many messages detection looks at: no format's sniffer reads further.
 SAMPLE = 20
+"""How many messages detection looks at, but for other formats' blocks (Anthropic's sniffer
+looks for them in every message): those are in no record, so ``sample`` adds the messages
+off the records' shapes."""
 
 
 def decode(data: Any, check: Callable[[Any], bool] | None = None) -> Document | None:
     """The file as typed records (a message off their shapes as a dict), or None when it is
     not a list of messages or a request body (or not valid JSON: the usual way then says what
     is wrong, and where). ``check``, given what detection sees (``sample``), tells a file with
-    messages off the common shapes from another format's before the rest is decoded."""
-    try:
-        doc: Any = _decoder.decode(data)
-    except msgspec.ValidationError:
-        if not names_a_role(data):
-            return None  # (another format's file: skimming it all for messages costs ~0.1x)
-        return _decode_loosely(data, check)  # (some message is off the common shapes)
-    except (ValueError, TypeError, RecursionError):
-        # DecodeError, UnicodeDecodeError; input msgspec does not take (a str subclass);
-        # nesting past msgspec's depth: the usual way reads or reports them all
+    messages off the common shapes from another format's before the rest is decoded.
+
+    A message past what detection sees with a key of its own (a logger's note) is decoded again
+    with that key learned, up to ``LEARNED_AT_MOST`` keys: a decode more, where decoding
+    every message alone would cost the file a skim and a decode more."""
+    decoder = _decoder
+    learned: tuple[str, ...] = ()
+    while True:
+        try:
+            doc: Any = decoder.decode(data)
+            break
+        except msgspec.ValidationError as error:
+            key = _key_to_learn(str(error))
+            if key is None or len(learned) == LEARNED_AT_MOST:
+                if not names_a_role(data):
+                    return None  # (another format's file: skimming it all for messages costs ~0.1x)
+                return _decode_loosely(data, check)  # (some message is off the common shapes)
+            learned += (key,)
+            decoder = _learning(learned)
+        except (ValueError, TypeError, RecursionError):
+            # DecodeError, UnicodeDecodeError; input msgspec does not take (a str subclass);
+            # nesting past msgspec's depth: the usual way reads or reports them all
+            return None
+    messages = doc if type(doc) is list else doc.messages
+    if not messages or (learned and not _learned_as_dicts(messages, learned)):
         return None
     if type(doc) is list:
-        return doc or None
-    if not doc.messages:
-        return None
+        return doc
     meta = _request_fields(data, doc)
     return None if meta is None else Body(doc.messages, meta)
+
+
+LEARNED_AT_MOST = 2
+"""Keys of their own learned from messages past the sample; past that, every message is
+decoded alone (or the file goes the usual way)."""
+_UNKNOWN_KEY = re.compile(
+    r"Object contains unknown field `(.*)` - at `\$(?:\.messages)?\[(\d+)\]`", re.S
+)
+
+
+def _key_to_learn(error: str) -> str | None:
+    """The key a message has that no record has, from the decoder's error, when that message
+    is one detection does not see; None for any other error."""
+    found = _UNKNOWN_KEY.fullmatch(error)
+    if found is None or int(found[2]) < SAMPLE or not msgspec_reads_as_orjson():
+        return None  # (seen by detection: it may be another format's, told by the loose way)
+    return found[1]
+
+
+@functools.lru_cache(maxsize=16)
+def _learning(keys: tuple[str, ...]) -> msgspec.json.Decoder[Any]:
+    """A decoder whose messages take ``keys`` too (as ``learned_0``...), each value decoded
+    as the usual way decodes it (``loads_whole``, where msgspec reads as deep as orjson)."""
+    names = {f"learned_{i}": key for i, key in enumerate(keys)}
+    config = {"forbid_unknown_fields": True, "gc": False}
+    fields = [(name, Any, UNSET) for name in names]
+    message: Any = msgspec.defstruct(
+        "_LearnedMessage", fields, bases=(_Message,), rename=names, **config
+    )
+    request: Any = msgspec.defstruct(
+        "_LearnedRequest", [("messages", list[message])], bases=(_Request,), **config
+    )
+    return msgspec.json.Decoder(request | list[message])
+
+
+def _learned_as_dicts(messages: list[Item], keys: tuple[str, ...]) -> bool:
+    """Each message holding a learned key made the dict the usual way makes of it (for the
+    careful reader); False when its keys' order in the file, which the records do not have,
+    would be kept (``keeps_order``)."""
+    fields = [(f"learned_{i}", key) for i, key in enumerate(keys)]
+    for i, m in enumerate(messages):
+        own = {key: v for field, key in fields if (v := getattr(m, field)) is not UNSET}
+        if own:
+            d = as_dict(m)
+            d.update(own)
+            if not keeps_order(d):
+                return False
+            messages[i] = d
+    return True
 
 
 def _decode_loosely(data: Any, check: Callable[[Any], bool] | None) -> Document | None:
@@ -312,6 +379,16 @@ def as_dict(m: Item) -> dict[str, Any]:
     return d
 
 
+def keeps_order(d: dict[str, Any]) -> bool:
+    """Whether the careful reader makes the same message of ``d`` whatever its keys' order:
+    it keeps at most one key in the metadata, and no calls (nor the order of a call's keys)."""
+    role = d["role"]
+    kept = d.keys() - READ_KEYS.get(role, MESSAGE_KEYS)
+    if role == "assistant":
+        kept.discard("reasoning_content")  # (read into a block, not kept)
+    return len(kept) <= 1 and "tool_calls" not in kept
+
+
 def _part_dict(part: Any) -> dict[str, Any]:
     [field] = part.__struct_fields__
     payload = getattr(part, field)
@@ -321,11 +398,12 @@ def _part_dict(part: Any) -> dict[str, Any]:
 
 
 def sample(doc: Document) -> Any:
-    """What detection looks at: the request fields and the first messages, as parsed JSON (in
-    the file's order: the messages come last)."""
-    if type(doc) is list:
-        return [as_dict(m) for m in doc[:SAMPLE]]
-    return {**doc.meta, "messages": [as_dict(m) for m in doc.messages[:SAMPLE]]}
+    """What detection looks at: the request fields, the first messages and every later one
+    off the records' shapes, as parsed JSON (in the file's order: the messages come last)."""
+    items = doc if type(doc) is list else doc.messages
+    seen = [as_dict(m) for m in items[:SAMPLE]]
+    seen += [m for m in items[SAMPLE:] if type(m) is dict]
+    return seen if type(doc) is list else {**doc.meta, "messages": seen}
 
 
 def _response_fields(m: _Message) -> dict[str, Any] | None:
@@ -481,10 +559,7 @@ def read(doc: Document, ctx: Context) -> list[Conversation] | None:
                 append(plain(role, content))
                 continue
         d = as_dict(m)
-        kept = d.keys() - READ_KEYS.get(role, MESSAGE_KEYS)
-        if role == "assistant":
-            kept.discard("reasoning_content")  # (read into a block, not kept)
-        if len(kept) > 1 or "tool_calls" in kept:  # (nor the order of a call's keys)
+        if not keeps_order(d):
             return None
         append(careful(d, ctx, f"{path}[{i}]", links))
     return [Conversation(tuple(out), NAME, meta)]

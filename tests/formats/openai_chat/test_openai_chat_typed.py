@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import sys
 import warnings
 from pathlib import Path
 from typing import Any
@@ -484,3 +485,101 @@ def test_a_file_naming_no_role_near_its_start_is_left_to_the_usual_way(
     ]
     doc = typed.decode(as_input(orjson.dumps(odd)), lambda sample: True)
     assert tried and doc is not None and len(doc) == 51 and doc[0] == odd[0]
+
+
+# A key of a logger's own on a message past what detection sees is learned: the file is decoded
+# again with it, not skimmed and decoded message by message.
+_SAMPLED = [{"role": "user", "content": f"hi {i}"} for i in range(typed.SAMPLE)]
+_own = st.dictionaries(
+    st.sampled_from(["x_logger_note", "weight", "x`y - at `$[0]", "é", "provider_fields"]),
+    st.sampled_from(
+        [None, 3, 123456789012345678901234567890, -0.0, 1e300, "a\u2028b", [], {"n": {"m": [1]}}]
+    ),
+    max_size=2,
+)
+
+
+def _never_loosely(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Records each time the loose way is taken."""
+    loosely = typed._decode_loosely
+    tried: list[bool] = []
+    monkeypatch.setattr(typed, "_decode_loosely", lambda *a: tried.append(True) or loosely(*a))
+    return tried
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.builds(lambda d, own: {**d, **own}, _with_parts, _own), max_size=6), st.booleans()
+)
+def test_keys_of_a_loggers_own_past_the_sample_read_as_the_usual_way(
+    tail: list[Any], body: bool
+) -> None:
+    messages = _SAMPLED + tail
+    data = json.dumps({"model": "gpt-5", "messages": messages} if body else messages).encode()
+    _assert_as_usual(data)
+
+
+def test_one_odd_message_is_learned_not_decoded_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    tried = _never_loosely(monkeypatch)
+    value = orjson.loads(_history(600))
+    value["messages"][300]["x_logger_note"] = {"n": 123456789012345678901234567890}
+    value["messages"][450]["x_logger_note"] = "again"
+    data = json.dumps(value).encode()
+    decoded = typed.decode(data)
+    assert isinstance(decoded, typed.Body) and not tried
+    odd = [m for m in decoded.messages if type(m) is dict]
+    assert odd == [value["messages"][300], value["messages"][450]]
+    [conv] = loads(data)
+    assert conv.messages[300].metadata["x_logger_note"] == {"n": 123456789012345678901234567890}
+    _assert_as_usual(data)
+
+
+def test_two_keys_are_learned_and_a_third_is_decoded_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tried = _never_loosely(monkeypatch)
+    messages = _SAMPLED * 3
+    for at, key in zip((25, 40, 55), ("a", "b", "c"), strict=True):
+        messages[at] = {**messages[at], key: at}
+    assert typed.decode(orjson.dumps(messages[:50])) is not None and not tried
+    decoded = typed.decode(orjson.dumps(messages))
+    assert tried and decoded is not None
+    assert [m for m in decoded if type(m) is dict] == [messages[25], messages[40], messages[55]]
+    _assert_as_usual(orjson.dumps(messages))
+
+
+def test_a_learned_key_reads_as_the_file_writes_it() -> None:
+    start = orjson.dumps(_SAMPLED)[:-1] + b", "
+    for message in (
+        b'{"role": "user", "content": "hi", "x": 1, "x": 2}',  # the last, as orjson
+        b'{"role": "user", "content": "hi", "x": "\xff", "x": 1}',  # orjson refuses the first
+        b'{"role": "user", "content": "hi", "x": 1e400}',
+        b'{"role": "user", "content": "hi", "x\\u0041": [1, 2]}',
+        b'{"role": "user", "x": {"deep": [[[]]]}, "content": "hi"}',
+    ):
+        _assert_as_usual(start + message + b"]")
+
+
+def test_a_learned_key_beside_another_kept_key_goes_the_usual_way() -> None:
+    # the metadata would keep both, in the file's order, which the records do not know
+    odd = {"role": "assistant", "content": "ok", "annotations": [], "x": 1}
+    data = orjson.dumps([*_SAMPLED, odd])
+    assert typed.decode(data) is None
+    _assert_as_usual(data)
+
+
+def test_keys_are_learned_only_where_msgspec_reads_as_deep_as_orjson(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tried = _never_loosely(monkeypatch)
+    data = orjson.dumps([*_SAMPLED, {"role": "user", "content": "hi", "x": 1}])
+    monkeypatch.setattr(sys, "getrecursionlimit", lambda: 5000)
+    assert typed.decode(data) is not None and tried
+
+
+def test_another_formats_blocks_past_the_sample_are_seen_by_detection() -> None:
+    # Anthropic's sniffer looks for its blocks in every message, as it does the usual way
+    block = {"type": "tool_use", "id": "t1", "name": "run", "input": {}}
+    data = orjson.dumps([*_SAMPLED, {"role": "user", "content": [block]}])
+    assert loads(data)[0].format == "anthropic"
+    _assert_as_usual(data)
