@@ -347,10 +347,13 @@ class TreeModel(TreeNodes):
         data = self.session.convs[conv]
         if keep and self._edited_in_place(conv, start, replaced):
             return
+        nested = self.nesting(conv) is not None
         if conv in self._nests:  # kept, renumbered, until the edit is linked again
             self._nests[conv] = self._nests[conv].spliced(start, old_count, new_count)
-        if self.nesting(conv) is not None:
-            self.rebuild()  # results sit under their calls: rows are not in order
+        if nested or self.nesting(conv) is not None:
+            # results sit (or sat, when the edit dropped every pair) under their calls: rows
+            # are not in order
+            self.rebuild()
             return
         if data.nested or not isinstance(data.top, range):
             self.rebuild()  # sub-agent runs sit under their calls: rows are not in order

@@ -415,3 +415,29 @@ def test_an_edit_of_many_messages_in_place_makes_every_row_again(edited: int) ->
     model.session.analyse()
     model.refresh_nesting()
     assert model.rows == _fresh_rows(model)
+
+
+def test_an_edit_dropping_every_pair_puts_the_results_back_in_file_order_at_once() -> None:
+    # giving the caller a text changes its blocks: its pair is dropped until linked again,
+    # and with it the only one of the conversation
+    model = _model(
+        Conversation(
+            (
+                Message.user("go"),
+                Message.assistant("", tool_calls=[ToolCall("a", "read", {})]),
+                Message.tool("x", tool_call_id="a"),
+            )
+        )
+    )
+    session = model.session
+    change = EditHistory(session).edit(
+        0, update_message(1, lambda m: with_text(m, None, "reading")), "text"
+    )
+    assert change is not None
+    model.splice(0, change.start, change.old_count, change.new_count, change.replaced)
+    assert model.nesting(0) is None
+    assert model.rows == _fresh_rows_nested_as(model)
+    assert [(r[2], r[5]) for r in model.rows if r[0] == MSG] == [(0, 0), (1, 0), (2, 0)]
+    session.analyse()
+    model.refresh_nesting()
+    assert model.rows == _fresh_rows(model)
