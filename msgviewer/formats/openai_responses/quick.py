@@ -44,37 +44,43 @@ _IMAGE_KEYS = frozenset({"type", "image_url", "file_id"})
 
 
 class _Group(Draft):
-    """An assistant message still open to the items that follow (``ItemReader``'s rules),
-    built the quick way; handed to the careful reader as its open draft where it takes over."""
+    """An assistant message of ours, handed to the careful reader as its open draft where it
+    takes over."""
 
     __slots__ = ()
 
-    def __init__(self) -> None:
-        super().__init__("assistant", [])
-
-    def takes_block(self) -> bool:
-        """Would a reasoning block join this message (not start a new one)?"""
-        return not self.calls and type(self.content) is not str
-
-    def build(self) -> Message:
-        if self.kw:
-            return super().build()
-        content = self.content
-        calls, invalid = split_calls(self.calls)  # (invalid ones: the careful reader's)
-        return _message(
-            "assistant", content if type(content) is str else tuple(content), self.id, None,
-            None, False, calls, invalid, None, {}, (), self.metadata,
-        )  # fmt: skip
+    def __init__(
+        self,
+        content: list[Block] | str,
+        calls: list[ToolCall],
+        msg_id: str | None,
+        metadata: dict[str, Any] | None,
+        has_text: bool,
+    ) -> None:
+        super().__init__("assistant", content)
+        self.calls.extend(calls)
+        self.id = msg_id
+        self.metadata = {} if metadata is None else metadata
+        self.has_text = has_text
 
 
 def read_items(items: list[Any], ctx: Context, path: str) -> list[Message]:
     """The messages of ``items`` (at ``path``), equal to what ``ItemReader`` makes of them.
 
-    The dispatch stays in this one loop: a function call per item is a good part of the cost.
+    The dispatch stays in this one loop, and our open assistant message is kept in its
+    variables (``content`` None: none open): a function call, or an object, per item is a
+    good part of the cost.
     """
     reader = ItemReader(ctx)
     out: list[Draft | Message] = reader.drafts  # the careful reader's drafts and ours, in order
-    group: _Group | None = None  # our assistant message open to function calls
+    append = out.append
+    # our assistant message open to function calls, as ``Draft`` holds one
+    content: list[Block] | str | None = None
+    calls: list[ToolCall] = []
+    msg_id: str | None = None
+    metadata: dict[str, Any] | None = None
+    has_text = False
+    noted = False  # a call of it has fields of its own (``split_calls`` may look at them)
     handed = False  # the careful reader's assistant message is open to them instead
     drafted = False  # the careful reader took an item: ``out`` holds drafts to build
     for i, item in ctx.each(items):
@@ -86,9 +92,12 @@ def read_items(items: list[Any], ctx: Context, path: str) -> list[Message]:
                 # joins our open assistant message, or opens one of no content
                 call = None if handed else function_call(item)
                 if call is not None:
-                    if group is None:
-                        group = _Group()
-                    group.calls.append(call)
+                    if content is None:
+                        content, calls, msg_id, metadata, has_text = [], [], None, None, False
+                        noted = False
+                    calls.append(call)
+                    if call.extra:
+                        noted = True
                     continue
             elif kind == "function_call_output" or (
                 kind == "message" and item.get("role") != "assistant"
@@ -99,43 +108,75 @@ def read_items(items: list[Any], ctx: Context, path: str) -> list[Message]:
                     else user_or_system(item, item.get("role"))
                 )  # fmt: skip
                 if message is not None:
-                    if group is not None:
-                        out.append(group.build())
-                        group = None
+                    if content is not None:
+                        append(_assistant(content, calls, msg_id, metadata, noted))
+                        content = None
                     if handed:
                         reader.close_group()
                         handed = False
-                    out.append(message)
+                    append(message)
                     continue
             elif kind == "message":
-                text = None if handed else assistant_message(item)
-                if text is not None:
-                    if group is None or not group.takes_text(text[0]):
-                        if group is not None:
-                            out.append(group.build())
-                        group = _Group()
-                    group.add_text(*text)
+                if not handed and (text := assistant_message(item)) is not None:
+                    body, text_id, meta = text
+                    # joins ours unless that would lose the items' order (``takes_text``)
+                    if (
+                        content is None
+                        or calls
+                        or has_text
+                        or type(content) is str
+                        or (type(body) is str and content)
+                    ):
+                        if content is not None:
+                            append(_assistant(content, calls, msg_id, metadata, noted))
+                        content, calls, metadata, noted = [], [], None, False
+                    msg_id = text_id
+                    has_text = True
+                    metadata = meta or None  # (the first text of ours: it had none)
+                    if type(body) is str:
+                        content = body
+                    else:
+                        content.extend(body)  # type: ignore[union-attr]
                     continue
             elif kind == "reasoning" and not handed:
                 # (the careful reader's own block: the same block, or the same error)
                 block = reasoning_block(item, ctx, f"{path}[{i}]")
-                if group is None or not group.takes_block():
-                    if group is not None:
-                        out.append(group.build())
-                    group = _Group()
-                group.content.append(block)  # type: ignore[union-attr]
+                if content is None or calls or type(content) is str:  # (``takes_block``)
+                    if content is not None:
+                        append(_assistant(content, calls, msg_id, metadata, noted))
+                    content, calls, msg_id, metadata, has_text = [], [], None, None, False
+                    noted = False
+                content.append(block)  # type: ignore[union-attr]
                 continue
-        if group is not None:
-            reader.resume(group)
-            group = None
+        if content is not None:
+            reader.resume(_Group(content, calls, msg_id, metadata, has_text))
+            content = None
         reader.add(item, f"{path}[{i}]")
         handed = reader.group_open()
         drafted = True
-    if group is not None:
-        out.append(group.build())
+    if content is not None:
+        append(_assistant(content, calls, msg_id, metadata, noted))
     if not drafted:
         return out  # type: ignore[return-value]
     return [d if type(d) is Message else d.build() for d in out]  # type: ignore[union-attr]
+
+
+def _assistant(
+    content: list[Block] | str,
+    calls: list[ToolCall],
+    msg_id: str | None,
+    metadata: dict[str, Any] | None,
+    noted: bool,
+) -> Message:
+    """Our assistant message, as ``Draft.build`` makes it."""
+    if noted:  # (a call's fields of its own may note where an invalid call was)
+        valid, invalid = split_calls(calls)
+    else:
+        valid, invalid = tuple(calls), ()
+    return _message(
+        "assistant", content if type(content) is str else tuple(content), msg_id, None, None,
+        False, valid, invalid, None, {}, (), {} if metadata is None else metadata,
+    )  # fmt: skip
 
 
 def function_call(item: dict[str, Any]) -> ToolCall | None:

@@ -314,3 +314,13 @@ def test_every_single_change_reads_the_same(place: int, monkeypatch: pytest.Monk
         quick, careful = both(data, monkeypatch)
         assert quick[1:] == careful[1:], new
         assert quick[0] == careful[0], new
+
+
+def test_a_calls_own_note_of_its_place_reads_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a file's own "msgviewer_call_index" on a valid call: the note is taken off it either way
+    noted = {**_function_call("c2", "{}"), "msgviewer_call_index": 0}
+    data = {"model": "gpt-5", "input": [_function_call("c1", "{}"), noted]}
+    quick, careful = both(data, monkeypatch)
+    assert quick[1:] == careful[1:]
+    assert quick[0] == careful[0]
+    assert [c.extra for c in quick[0][0].messages[0].tool_calls] == [{}, {}]
