@@ -205,7 +205,7 @@ def decode(data: Any, check: Callable[[Any], bool] | None = None) -> Document | 
             doc: Any = decoder.decode(data)
             break
         except msgspec.ValidationError as error:
-            key = _key_to_learn(str(error))
+            key = _key_to_learn(str(error), learned)
             if key is None or len(learned) == LEARNED_AT_MOST:
                 if not names_a_role(data):
                     return None  # (another format's file: skimming it all for messages costs ~0.1x)
@@ -233,13 +233,24 @@ _UNKNOWN_KEY = re.compile(
 )
 
 
-def _key_to_learn(error: str) -> str | None:
+def _key_to_learn(error: str, learned: tuple[str, ...]) -> str | None:
     """The key a message has that no record has, from the decoder's error, when that message
-    is one detection does not see; None for any other error."""
+    is one detection does not see; None for any other error.
+
+    Not a key the records have or have learned: the error of a request body's own unknown key
+    has no place, and the key's name may end like one (``x` - at `$[25]``). Nor a key msgspec
+    takes no field of (a quote, a backslash or a control character in it)."""
     found = _UNKNOWN_KEY.fullmatch(error)
     if found is None or int(found[2]) < SAMPLE or not msgspec_reads_as_orjson():
         return None  # (seen by detection: it may be another format's, told by the loose way)
-    return found[1]
+    key = found[1]
+    if key in learned or key in _MESSAGE_KEYS or _UNNAMEABLE.search(key):
+        return None
+    return key
+
+
+_MESSAGE_KEYS = frozenset(_Message.__struct_encode_fields__)
+_UNNAMEABLE = re.compile(r'["\\\x00-\x1f]')
 
 
 @functools.lru_cache(maxsize=16)

@@ -583,3 +583,16 @@ def test_another_formats_blocks_past_the_sample_are_seen_by_detection() -> None:
     data = orjson.dumps([*_SAMPLED, {"role": "user", "content": [block]}])
     assert loads(data)[0].format == "anthropic"
     _assert_as_usual(data)
+
+
+@pytest.mark.parametrize("key", ['x"q', "x\\y", "a\nb", "\x00"])
+def test_a_key_msgspec_names_no_field_after_is_read_the_usual_way(key: str) -> None:
+    _assert_as_usual(orjson.dumps([*_SAMPLED, {"role": "user", "content": "hi", key: 1}]))
+
+
+@pytest.mark.parametrize("key", ["x` - at `$[25]", "role` - at `$.messages[99]"])
+def test_a_request_fields_key_that_reads_like_a_place_is_not_learned(key: str) -> None:
+    # msgspec gives no place for an unknown key of the body itself
+    body = {"messages": _SAMPLED, key: 1}
+    _assert_as_usual(orjson.dumps(body))
+    assert loads(orjson.dumps(body))[0].metadata == {key: 1}
