@@ -347,10 +347,14 @@ class TreeModel(TreeNodes):
         data = self.session.convs[conv]
         if keep and self._edited_in_place(conv, start, replaced):
             return
-        nested = self.nesting(conv) is not None
+        before = self.nesting(conv)
         if conv in self._nests:  # kept, renumbered, until the edit is linked again
             self._nests[conv] = self._nests[conv].spliced(start, old_count, new_count)
-        if nested or self.nesting(conv) is not None:
+        if before is not None and self._spliced_in_nests(
+            conv, start, old_count, new_count, before, replaced
+        ):
+            return
+        if before is not None or self.nesting(conv) is not None:
             # results sit (or sat, when the edit dropped every pair) under their calls: rows
             # are not in order
             self.rebuild()
@@ -370,6 +374,89 @@ class TreeModel(TreeNodes):
         if delta:
             later = self._renumbered(conv, later, end, delta, depth)
         self.rows = rows[:lo] + new_rows + later + rows[stop:]
+
+    def _spliced_in_nests(
+        self,
+        conv: int,
+        start: int,
+        old_count: int,
+        new_count: int,
+        before: ResultNesting,
+        replaced: Sequence[Message],
+    ) -> bool:
+        """With results under their calls, the rows after any edit not made in place (the
+        nesting already ``spliced``): the rows of each top-level message that shows an edited
+        message, or either end of a pair the edit dropped, are made again, and every other
+        one's rows are kept, renumbered (where a rebuild would make every row: 10 s at a
+        million messages). False, changing nothing, where the rows are not a top-level
+        message's each (a filter, sub-agent runs) or every pair was dropped."""
+        nest = self.nesting(conv)
+        data = self.session.convs[conv]
+        added = data.messages[start : start + new_count]
+        if (
+            nest is None
+            or self.filter.active
+            or data.nested
+            or not isinstance(data.top, range)
+            or len(replaced) != old_count
+            or any(_is_sidechain(m) for m in (*replaced, *added))
+        ):
+            return False
+        end = start + old_count
+        delta = new_count - old_count
+
+        def at(m: int) -> int | None:
+            return m if m < start else (m + delta if m >= end else None)
+
+        # The messages whose rows change beyond their numbers (old numbers): the edited ones
+        # and either end of a pair the edit dropped. Made again: the top-level messages that
+        # show them before the edit (a message of results only shows under the call of its
+        # first, with what the harness kept of them) and after it. (A result message that
+        # loses a pair keeps a row of its own, so it shows under no other call's rows.)
+        touched = set(range(start, end))
+        for (_, cm, _), spots in before.under.items():
+            for _, rm, _ in spots:
+                if start <= cm < end or start <= rm < end:
+                    touched.update((cm, rm))
+        gone = {_top(before, m) for m in touched}
+        made = {_top(nest, n) for m in touched if (n := at(m)) is not None}
+        made.update(range(start, start + new_count))
+        made.update(n for m in gone if (n := at(m)) is not None)
+        rows = self.rows
+        lo = bisect.bisect_left(rows, conv, key=_conv_of)
+        hi = bisect.bisect_left(rows, conv + 1, lo=lo, key=_conv_of)
+        depth = 1 if self.multi else 0
+        first = lo + 1 if self.multi else lo  # (past the conversation's own row)
+        if first == hi:
+            return True  # (a closed conversation: none of its messages shows)
+        # Each top-level message's rows run from its row to the next one's (no sub-agent run
+        # held any before either: its messages were not all among those replaced, and a
+        # conversation holding any has a list of top-level messages, not a range)
+        tops = [i for i in range(first, hi) if rows[i][5] == depth]
+        tops.append(hi)
+        out: list[Row] = rows[:first]
+        make = sorted(made)
+        k = 0
+        run = (first, first)  # rows kept in one piece, not renumbered yet
+        for j in range(len(tops) - 1):
+            m = rows[tops[j]][2]
+            n = at(m)
+            if n is None or m in gone or n in made:
+                continue
+            while k < len(make) and make[k] < n:
+                out += _renumbered_rows(rows[run[0] : run[1]], end, delta)
+                run = (tops[j], tops[j])
+                out += self._message_rows(conv, (make[k],), depth)
+                k += 1
+            if run[1] != tops[j]:
+                out += _renumbered_rows(rows[run[0] : run[1]], end, delta)
+                run = (tops[j], tops[j])
+            run = (run[0], tops[j + 1])
+        out += _renumbered_rows(rows[run[0] : run[1]], end, delta)
+        out += self._message_rows(conv, make[k:], depth)
+        out += rows[hi:]
+        self.rows = out
+        return True
 
     def _edited_in_place(self, conv: int, start: int, replaced: Sequence[Message]) -> bool:
         """With results under their calls, messages edited in place whose calls and results
@@ -467,3 +554,21 @@ class TreeModel(TreeNodes):
             pos = bisect.bisect_left(later, (conv, m + 1), lo=stop, key=key)
             out += [(r[0], r[1], r[2] + delta, r[3], r[4], r[5]) for r in later[stop:pos]]
         return out
+
+
+def _conv_of(row: Row) -> int:
+    return row[1]
+
+
+def _top(nest: ResultNesting, m: int) -> int:
+    """The top-level message whose rows show message ``m``'s (its own, or its caller's)."""
+    while m in nest.hidden:
+        m = nest.home[(m, nest.hidden[m])][1]
+    return m
+
+
+def _renumbered_rows(rows: list[Row], end: int, delta: int) -> list[Row]:
+    """``rows`` with ``delta`` added to the number of every message from ``end`` on."""
+    if not delta:
+        return rows
+    return [r if r[2] < end else (r[0], r[1], r[2] + delta, r[3], r[4], r[5]) for r in rows]

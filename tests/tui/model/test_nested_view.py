@@ -7,6 +7,7 @@ import pytest
 
 from bench.generate import generate
 from msgviewer import Message, ToolCall, load
+from msgviewer.core.blocks import ToolCallBlock, ToolResultBlock
 from msgviewer.core.edits import (
     EditRefused,
     Part,
@@ -29,6 +30,8 @@ from msgviewer.tui.model.tree_model import REMADE_AT_MOST, TreeModel
 from ..conftest import DEMO, SAMPLES
 
 ANTHROPIC = SAMPLES / "anthropic-agent.json"
+CLAUDE_CODE = SAMPLES / "claude-code-session.jsonl"
+INSPECT = SAMPLES / "inspect-eval.json"  # (two samples: a conversation each)
 
 
 def _model(*convs: Conversation) -> TreeModel:
@@ -441,3 +444,83 @@ def test_an_edit_dropping_every_pair_puts_the_results_back_in_file_order_at_once
     session.analyse()
     model.refresh_nesting()
     assert model.rows == _fresh_rows(model)
+
+
+def _results_of_two_calls(first: str) -> Conversation:
+    """Result blocks of two calls in one message, ``first``'s first (what the harness kept of
+    them shows under its call), the calls in two messages: an edit dropping one pair leaves
+    the other."""
+    results = [ToolResultBlock("t1", "one"), ToolResultBlock("t2", "two")]
+    return Conversation(
+        (
+            Message.user("go"),
+            Message.assistant([ToolCallBlock("t1", "read", {})]),
+            Message.assistant([ToolCallBlock("t2", "read", {})]),
+            Message(
+                "user",
+                results if first == "t1" else results[::-1],
+                artifacts=({"stdout": "one"}, {"stdout": "two"}),
+            ),
+            Message.assistant("done"),
+        )
+    )
+
+
+def _history_named(name: object) -> TreeModel:
+    if name in ("t1 first", "t2 first"):
+        return _model(_results_of_two_calls(str(name)[:2]))
+    if name == "generated":
+        return _model(Conversation(tuple(generate(120))))
+    return _model(_odd_run()) if name == "odd run" else _loaded(name)
+
+
+def _count_changing_edits(count: int) -> list:  # type: ignore[type-arg]
+    """Every message deleted, a message inserted before every one, every message duplicated,
+    and runs of three replaced by one."""
+    edits: list = []  # type: ignore[type-arg]
+    for m in range(count):
+        edits.append((f"delete {m}", delete_parts([Part("message", m)])))
+        edits.append((f"insert before {m}", insert_message(m, Message.user("wait"))))
+        edits.append((f"duplicate {m}", duplicate_message(m)))
+    for m in range(0, count - 2, 3):
+        edits.append((f"three at {m} as one", _replaced_by_one(m, 3)))
+    return edits
+
+
+def _replaced_by_one(start: int, n: int):  # type: ignore[no-untyped-def]
+    def edit(messages: tuple[Message, ...]) -> tuple[Message, ...]:
+        return (*messages[:start], Message.user("instead"), *messages[start + n :])
+
+    return edit
+
+
+@pytest.mark.parametrize(
+    "path",
+    [DEMO, ANTHROPIC, CLAUDE_CODE, INSPECT, "generated", "odd run", "t1 first", "t2 first"],
+)
+@pytest.mark.parametrize("opened", [False, True], ids=["as loaded", "all open"])
+def test_an_edit_changing_the_count_makes_only_the_rows_it_touches(
+    path: object, opened: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deleting, inserting or replacing messages with results under calls: the rows are those
+    a rebuild with the same nesting makes, without a rebuild, and once the edit is linked
+    again those of a model made afresh."""
+    count = len(_history_named(path).session.convs[0].messages)
+    for label, fn in _count_changing_edits(count):
+        model = _history_named(path)
+        if opened:
+            _open_all(model)
+        session = model.session
+        had_runs = bool(session.convs[0].nested)
+        change = EditHistory(session).edit(0, fn, label)
+        assert change is not None
+        monkeypatch.setattr(model, "rebuild", lambda at=label: pytest.fail(f"{at}: rebuilt"))
+        spliced = model._nests[0].spliced(change.start, change.old_count, change.new_count)
+        if not spliced or had_runs:
+            monkeypatch.undo()  # (every pair dropped, or sub-agent runs: every row made again)
+        model.splice(0, change.start, change.old_count, change.new_count, change.replaced)
+        monkeypatch.undo()
+        assert model.rows == _fresh_rows_nested_as(model), label
+        session.analyse()
+        model.refresh_nesting()
+        assert model.rows == _fresh_rows(model), label
