@@ -61,6 +61,26 @@ def text_has_long_numbers(text: str) -> bool:
     return _LONG_RUN in text.encode(errors="surrogatepass").translate(_DIGITS_AS_ZERO)
 
 
+def loads_object(text: str) -> dict[str, Any] | None:
+    """A JSON object's text (a call's arguments) as orjson reads it, when that is exactly what
+    it holds; None for any other text: not JSON, not an object, or maybe holding an integer
+    past 64 bits (which orjson reads as a float: a flat object of no floats holds none, and
+    the text is searched only for the rest)."""
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError:  # (a lone surrogate, which orjson refuses too)
+        return None
+    if type(value) is not dict:
+        return None
+    for v in value.values():
+        kind = type(v)
+        if kind is float or kind is dict or kind is list:
+            if text_has_long_numbers(text):
+                return None
+            break
+    return value
+
+
 def loads_exactly(text: str) -> Any:
     """JSON text held in a file's string (a call's arguments), read as a whole document is
     (``loads_whole``): integers past 64 bits exactly, not as the floats orjson makes of them.

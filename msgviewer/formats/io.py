@@ -22,6 +22,7 @@ from ..core.json_numbers import (  # noqa: F401  (found here by the formats)
     has_long_numbers,
     int_digits,
     loads_exactly,
+    loads_object,
     loads_whole,
     text_has_long_numbers,
 )

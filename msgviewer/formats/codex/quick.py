@@ -14,14 +14,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import orjson
-
 from ...core._frozen import builder
 from ...core.blocks import Block, ReasoningBlock, TextBlock
 from ...core.call_order import split_calls
 from ...core.message import Message, ToolCall
 from ...core.usage import Usage
-from ..io import has_long_numbers
+from ..io import loads_object
 from ..openai_responses.items import CLIENT_OUTPUTS
 from ..openai_responses.read_items import Draft, ItemReader
 from .events import EVENT_MESSAGES
@@ -34,7 +32,6 @@ _text = builder(TextBlock)
 _reasoning = builder(ReasoningBlock)
 _call = builder(ToolCall)
 _usage = builder(Usage)
-_loads = orjson.loads
 
 # role -> the code's own string for it (the object ``Message`` keeps for every message)
 _ROLES = {role: role for role in ("user", "assistant", "system", "tool")}
@@ -275,17 +272,9 @@ class QuickItems(ItemReader):
 
 
 def _arguments(raw: str) -> dict[str, Any] | None:
-    """Call arguments that are a JSON object orjson reads exactly, or None."""
-    if not raw:
-        return None  # (no arguments: the careful reader keeps the text)
-    try:
-        encoded = raw.encode()  # (a lone surrogate, in a value given as is, cannot be)
-        if has_long_numbers(encoded):
-            return None  # (integers past 64 bits: the careful reader reads them exactly)
-        args = _loads(encoded)
-    except (ValueError, RecursionError):  # (orjson's JSONDecodeError is a ValueError)
-        return None
-    return args if type(args) is dict else None
+    """Call arguments that are a JSON object orjson reads exactly, or None (no arguments: the
+    careful reader keeps the text; integers past 64 bits: it reads them exactly)."""
+    return loads_object(raw) if raw else None
 
 
 def _content(raw: Any, role: str) -> str | list[Block] | None:

@@ -15,17 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-import orjson
-
 from ...core._frozen import builder
 from ...core.message import Message, ToolCall
-from ..io import text_has_long_numbers
+from ..io import loads_object
 
 T = TypeVar("T")
 _message = builder(Message)  # roles and content below are already canonical
 _call = builder(ToolCall)
-_loads = orjson.loads
-_JSONDecodeError = orjson.JSONDecodeError
 # role -> the code's own string for it: one object for every message's role, not one each
 _PLAIN_ROLES = {role: role for role in ("user", "system", "assistant")}
 
@@ -50,22 +46,10 @@ def assistant_with_calls(
 
 
 def tool_call(call_id: str, name: str, arguments: str) -> ToolCall | None:
-    """A call whose arguments are a JSON object; None for any other arguments."""
-    try:
-        args = _loads(arguments)
-    except _JSONDecodeError:
-        return None
-    if type(args) is not dict:
-        return None
-    for v in args.values():
-        # orjson reads an integer past 64 bits as a float: a flat object without floats had
-        # none, and the text is looked at only for the rest (the usual way reads them exactly)
-        kind = type(v)
-        if kind is float or kind is dict or kind is list:
-            if text_has_long_numbers(arguments):
-                return None
-            break
-    return _call(call_id, name, args, {})
+    """A call whose arguments are a JSON object orjson reads exactly; None for any other
+    arguments (the usual way reads integers past 64 bits exactly)."""
+    args = loads_object(arguments)
+    return None if args is None else _call(call_id, name, args, {})
 
 
 def read_plain(d: Any, unanswered: dict[str, str | None]) -> Message | None:

@@ -16,14 +16,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
 from ...core._frozen import builder
 from ...core.blocks import Block, ImageBlock, TextBlock
 from ...core.call_order import split_calls
 from ...core.message import Message, ToolCall
 from ..base import Context
-from ..io import text_has_long_numbers
+from ..io import loads_object
 from .read_items import Draft, ItemReader, reasoning_block
 
 # Message's fields by position (quicker than by keyword): role, content, id, name,
@@ -32,8 +30,6 @@ from .read_items import Draft, ItemReader, reasoning_block
 _message = builder(Message)
 _text = builder(TextBlock)
 _call = builder(ToolCall)
-_loads = orjson.loads
-_JSONDecodeError = orjson.JSONDecodeError
 # role -> the code's own string for it: one object for every message's role, not one each
 _STANDALONE_ROLES = {"user": "user", "system": "system"}
 _MESSAGE_KEYS = frozenset({"type", "role", "content", "id"})
@@ -189,21 +185,11 @@ def function_call(item: dict[str, Any]) -> ToolCall | None:
         return None
     if type(call_id) is not str or type(name) is not str or type(raw) is not str:
         return None
-    try:
-        args = _loads(raw)
-    except _JSONDecodeError:
-        return None  # (and "": both the careful reader's)
-    if type(args) is not dict:
+    # (not JSON, "", or maybe an integer past 64 bits: the careful reader's, which reads them
+    # exactly)
+    args = loads_object(raw)
+    if args is None:
         return None
-    for v in args.values():
-        # Where a number may pass 64 bits the careful reader parses with the standard library.
-        # A flat object without floats reads the same either way (orjson gives an int only
-        # when it is exact, and strings alike): searching the text is for the rest.
-        kind = type(v)
-        if kind is float or kind is dict or kind is list:
-            if text_has_long_numbers(raw):  # (as ``parse_call`` looks for them)
-                return None
-            break
     extra = {k: v for k, v in item.items() if k not in _CALL_KEYS} if len(item) > 4 else {}
     return _call(call_id, name, args, extra)
 

@@ -294,3 +294,21 @@ def test_values_given_as_is_read_the_same(payload: dict[str, Any]) -> None:
         return convs, repr(convs), [str(w.message) for w in said]
 
     assert outcome(read) == outcome(read_carefully)
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        '{"n": 123456789012345678901234567890}',  # read exactly by the careful reader
+        '{"n": -9223372036854775809, "x": 1}',
+        '{"deep": {"n": 123456789012345678901234567890}}',
+        '{"id": "1234567890123456789012345"}',  # digits in a string: the same value
+        '{"n": 1.5, "id": "1234567890123456789012345"}',
+        '{"n": 12345678901234567890.5}',
+        "[1, 2]",
+        "",
+    ],
+)
+def test_call_arguments_with_long_numbers_read_the_same(arguments: str) -> None:
+    call = {"type": "function_call", "name": "f", "arguments": arguments, "call_id": "c"}
+    _same(_jsonl([_line("response_item", call)]))
