@@ -27,7 +27,7 @@ from typing import Any
 
 import msgspec
 import orjson
-from msgspec import UNSET, Raw, Struct, UnsetType
+from msgspec import UNSET, Raw
 
 from ...core.blocks import ReasoningBlock, TextBlock
 from ...core.json_numbers import msgspec_reads_as_orjson
@@ -38,151 +38,22 @@ from .detect import ARRAY_KEY, NAME, names_a_role
 from .fast import assistant_with_calls, plain, tool_call, tool_result
 from .field_order import fields_in_order
 from .read import MESSAGE_KEYS, READ_KEYS, Links, read_message
+from .records import Body, CallRecord, LooseRequest, MessageRecord, Request
 
-
-class _Function(Struct, forbid_unknown_fields=True, gc=False):
-    name: str
-    arguments: str
-
-
-class _Call(Struct, forbid_unknown_fields=True, gc=False):
-    id: str
-    type: str
-    function: _Function
-
-
-# Content parts: the careful reader reads them; the tags keep other formats' blocks out. Every
-# value is typed (no raw JSON): msgspec then checks each one as orjson would, even one that a
-# later key of the same name overwrites (a skipped raw value's UTF-8 and numbers go unchecked).
-class _Text(Struct, tag="text", forbid_unknown_fields=True, gc=False):
-    text: str
-
-
-class _Refusal(Struct, tag="refusal", forbid_unknown_fields=True, gc=False):
-    refusal: str
-
-
-class _ImageURL(Struct, forbid_unknown_fields=True, gc=False):
-    url: str
-    detail: str | UnsetType = UNSET
-
-
-class _Image(Struct, tag="image_url", forbid_unknown_fields=True, gc=False):
-    image_url: _ImageURL
-
-
-class _AudioData(Struct, forbid_unknown_fields=True, gc=False):
-    data: str
-    format: str | UnsetType = UNSET
-
-
-class _Audio(Struct, tag="input_audio", forbid_unknown_fields=True, gc=False):
-    input_audio: _AudioData
-
-
-class _FileData(Struct, forbid_unknown_fields=True, gc=False):
-    file_data: str | UnsetType = UNSET
-    file_id: str | UnsetType = UNSET
-    filename: str | UnsetType = UNSET
-
-
-class _File(Struct, tag="file", forbid_unknown_fields=True, gc=False):
-    file: _FileData
-
-
-_Part = _Text | _Refusal | _Image | _Audio | _File
-
-
-class _Message(Struct, forbid_unknown_fields=True, gc=False):
-    role: str
-    content: str | list[_Part] | UnsetType | None = UNSET
-    name: str | UnsetType | None = UNSET
-    tool_calls: list[_Call] | UnsetType | None = UNSET
-    tool_call_id: str | UnsetType | None = UNSET
-    # What the SDK's message objects write besides: an empty list of annotations and no
-    # refusal (a refusal is read into the content; annotations are kept in the metadata).
-    refusal: str | UnsetType | None = UNSET
-    annotations: tuple[()] | UnsetType = UNSET
-    # What DeepSeek-style loggers add to an assistant message: its reasoning, read into a
-    # block, and its own usage, kept in the metadata (counts only: any other value, as any
-    # other key, is the careful reader's).
-    reasoning_content: str | UnsetType = UNSET
-    usage: dict[str, int | dict[str, int]] | UnsetType = UNSET
-
-
-_Field = Raw | UnsetType
-
-
-class _Request(Struct, forbid_unknown_fields=True, gc=False):
-    """A request body: the Chat Completions parameters, each kept as raw JSON."""
-
-    messages: list[_Message]
-    model: _Field = UNSET
-    audio: _Field = UNSET
-    frequency_penalty: _Field = UNSET
-    function_call: _Field = UNSET
-    functions: _Field = UNSET
-    logit_bias: _Field = UNSET
-    logprobs: _Field = UNSET
-    max_completion_tokens: _Field = UNSET
-    max_tokens: _Field = UNSET
-    metadata: _Field = UNSET
-    modalities: _Field = UNSET
-    n: _Field = UNSET
-    parallel_tool_calls: _Field = UNSET
-    prediction: _Field = UNSET
-    presence_penalty: _Field = UNSET
-    prompt_cache_key: _Field = UNSET
-    reasoning_effort: _Field = UNSET
-    response_format: _Field = UNSET
-    safety_identifier: _Field = UNSET
-    seed: _Field = UNSET
-    service_tier: _Field = UNSET
-    stop: _Field = UNSET
-    store: _Field = UNSET
-    stream: _Field = UNSET
-    stream_options: _Field = UNSET
-    temperature: _Field = UNSET
-    tool_choice: _Field = UNSET
-    tools: _Field = UNSET
-    top_logprobs: _Field = UNSET
-    top_p: _Field = UNSET
-    user: _Field = UNSET
-    verbosity: _Field = UNSET
-    web_search_options: _Field = UNSET
-
-
-class Body:
-    """A decoded request body: its messages, and its other fields as the usual way reads them,
-    in the file's order."""
-
-    __slots__ = ("messages", "meta")
-
-    def __init__(self, messages: list[_Message], meta: dict[str, Any]) -> None:
-        self.messages = messages
-        self.meta = meta
-
-
-class _LooseRequest(_Request, forbid_unknown_fields=True, gc=False):
-    """A request body whose messages are not all of the shapes above: each kept raw."""
-
-    messages: list[Raw]  # type: ignore[assignment]
-
-
-Item = _Message | dict[str, Any]
+Item = MessageRecord | dict[str, Any]
 """A message as a record, or (off the common shapes) as the dict the usual way makes of it."""
 Document = Body | list[Item]
-_decoder = msgspec.json.Decoder(_Request | list[_Message])
-_loose = msgspec.json.Decoder(_LooseRequest | list[Raw])
-_one = msgspec.json.Decoder(_Message)
-_many = msgspec.json.Decoder(list[_Message]).decode
+_decoder = msgspec.json.Decoder(Request | list[MessageRecord])
+_loose = msgspec.json.Decoder(LooseRequest | list[Raw])
+_one = msgspec.json.Decoder(MessageRecord)
+_many = msgspec.json.Decoder(list[MessageRecord]).decode
 _BATCH = 256
 """Messages decoded in one call on the loose way: one off the common shapes costs its batch
 a second decode, one by one."""
 _MOSTLY_ODD = 4
 """More than one message in this many of the first batch off the common shapes: the usual way
 (with most messages read by the careful reader either way, it is the quicker)."""
-_REQUEST_FIELDS = _Request.__struct_fields__[1:]
+_REQUEST_FIELDS = Request.__struct_fields__[1:]
 SAMPLE = 20
 """How many messages detection looks at, but for other formats' blocks (Anthropic's sniffer
 looks for them in every message): those are in no record, so ``sample`` adds the messages
@@ -249,7 +120,7 @@ def _key_to_learn(error: str, learned: tuple[str, ...]) -> str | None:
     return key
 
 
-_MESSAGE_KEYS = frozenset(_Message.__struct_encode_fields__)
+_MESSAGE_KEYS = frozenset(MessageRecord.__struct_encode_fields__)
 _UNNAMEABLE = re.compile(r'["\\\x00-\x1f]')
 
 
@@ -261,10 +132,10 @@ def _learning(keys: tuple[str, ...]) -> msgspec.json.Decoder[Any]:
     config = {"forbid_unknown_fields": True, "gc": False}
     fields = [(name, Any, UNSET) for name in names]
     message: Any = msgspec.defstruct(
-        "_LearnedMessage", fields, bases=(_Message,), rename=names, **config
+        "_LearnedMessage", fields, bases=(MessageRecord,), rename=names, **config
     )
     request: Any = msgspec.defstruct(
-        "_LearnedRequest", [("messages", list[message])], bases=(_Request,), **config
+        "_LearnedRequest", [("messages", list[message])], bases=(Request,), **config
     )
     return msgspec.json.Decoder(request | list[message])
 
@@ -346,7 +217,7 @@ def _sample(items: list[Item], meta: Any, doc: Any) -> Any:
     return sample(items if type(doc) is list else Body(items, meta or {}))
 
 
-def _request_fields(data: Any, doc: _Request) -> dict[str, Any] | None:
+def _request_fields(data: Any, doc: Request) -> dict[str, Any] | None:
     """The request fields as the usual way reads them, in the file's order; None when that
     cannot be told from the records: a value it refuses (msgspec skips a raw value without
     checking its UTF-8 or its numbers' range), a field given twice (msgspec keeps the last
@@ -417,7 +288,7 @@ def sample(doc: Document) -> Any:
     return seen if type(doc) is list else {**doc.meta, "messages": seen}
 
 
-def _response_fields(m: _Message) -> dict[str, Any] | None:
+def _response_fields(m: MessageRecord) -> dict[str, Any] | None:
     """The metadata the careful reader makes of an assistant's empty annotations and null
     refusal (None for a refusal, which it reads into the content)."""
     refusal = m.refusal
@@ -434,7 +305,7 @@ def _response_fields(m: _Message) -> dict[str, Any] | None:
     return kept
 
 
-def _calls(records: list[_Call]) -> tuple[ToolCall, ...] | None:
+def _calls(records: list[CallRecord]) -> tuple[ToolCall, ...] | None:
     """Function calls whose arguments are a JSON object; None for any other call."""
     calls = []
     for c in records:
@@ -446,7 +317,7 @@ def _calls(records: list[_Call]) -> tuple[ToolCall, ...] | None:
     return tuple(calls)
 
 
-def _logged(m: _Message) -> Message | None:
+def _logged(m: MessageRecord) -> Message | None:
     """An assistant message with its own reasoning or usage (or both), as the careful reader
     reads it: the reasoning a block before the text, the usage kept in the metadata. None for
     any other shape of it."""
