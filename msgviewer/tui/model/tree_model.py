@@ -431,29 +431,34 @@ class TreeModel(TreeNodes):
             return True  # (a closed conversation: none of its messages shows)
         # Each top-level message's rows run from its row to the next one's (no sub-agent run
         # held any before either: its messages were not all among those replaced, and a
-        # conversation holding any has a list of top-level messages, not a range)
+        # conversation holding any has a list of top-level messages, not a range). Their
+        # numbers rise: the places of those to leave out and of those to make are found by
+        # bisection, and the rows between them kept in long slices.
         tops = [i for i in range(first, hi) if rows[i][5] == depth]
+        numbers = [rows[i][2] for i in tops]
         tops.append(hi)
+        # the old messages whose rows go: the edited ones, and those of rows made again (the
+        # messages new with the edit had none)
+        left = {m - delta if m >= start else m for m in made if not start <= m < start + new_count}
+        left.update(gone, range(start, end))
+        skipped = set()
+        for m in left:
+            j = bisect.bisect_left(numbers, m)
+            if j < len(numbers) and numbers[j] == m:
+                skipped.add(j)
+        # where each one made goes: before the first kept message numbered after it
+        places = sorted(
+            (bisect.bisect_left(numbers, m if m < start else max(m - delta, end)), m) for m in made
+        )
         out: list[Row] = rows[:first]
-        make = sorted(made)
+        kept_from = 0
         k = 0
-        run = (first, first)  # rows kept in one piece, not renumbered yet
-        for j in range(len(tops) - 1):
-            m = rows[tops[j]][2]
-            n = at(m)
-            if n is None or m in gone or n in made:
-                continue
-            while k < len(make) and make[k] < n:
-                out += _renumbered_rows(rows[run[0] : run[1]], end, delta)
-                run = (tops[j], tops[j])
-                out += self._message_rows(conv, (make[k],), depth)
+        for j in [*sorted(skipped | {at for at, _ in places}), len(numbers)]:
+            out += _renumbered_rows(rows[tops[kept_from] : tops[j]], end, delta)
+            while k < len(places) and places[k][0] == j:
+                out += self._message_rows(conv, (places[k][1],), depth)
                 k += 1
-            if run[1] != tops[j]:
-                out += _renumbered_rows(rows[run[0] : run[1]], end, delta)
-                run = (tops[j], tops[j])
-            run = (run[0], tops[j + 1])
-        out += _renumbered_rows(rows[run[0] : run[1]], end, delta)
-        out += self._message_rows(conv, make[k:], depth)
+            kept_from = j + 1 if j in skipped else j
         out += rows[hi:]
         self.rows = out
         return True
