@@ -13,7 +13,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ...core.message import Message
-from .result_nesting import ResultNesting, link_shape
+from .nested_edits import NestedEdits
+from .result_nesting import ResultNesting
 from .rows import (
     BLOCK,
     CALL,
@@ -29,18 +30,12 @@ from .rows import (
     node_of,
 )
 from .session import Session, message_categories
-from .sidechains import _is_sidechain
-from .tree_nodes import TreeNodes
-
-REMADE_AT_MOST = 16
-"""Messages edited in place whose rows are made again one by one (each is looked for among
-the rows); more, and every row is made again."""
 
 SLICE = 2000
 """Messages whose rows ``building`` makes between two pauses (some 20 ms of work)."""
 
 
-class TreeModel(TreeNodes):
+class TreeModel(NestedEdits):
     """Visible rows of a session, and the expansion state behind them."""
 
     def __init__(self, session: Session) -> None:
@@ -104,15 +99,6 @@ class TreeModel(TreeNodes):
     def _extent(self, pos: int) -> int:
         """Index just past the last descendant of the row at ``pos``."""
         return self._extent_in(self.rows, pos)
-
-    @staticmethod
-    def _extent_in(rows: list[Row], pos: int) -> int:
-        depth = rows[pos][5]
-        end = pos + 1
-        n = len(rows)
-        while end < n and rows[end][5] > depth:
-            end += 1
-        return end
 
     def expand(self, pos: int) -> bool:
         """Show the children of the row at ``pos``; False if it has none or is open."""
@@ -375,160 +361,6 @@ class TreeModel(TreeNodes):
             later = self._renumbered(conv, later, end, delta, depth)
         self.rows = rows[:lo] + new_rows + later + rows[stop:]
 
-    def _spliced_in_nests(
-        self,
-        conv: int,
-        start: int,
-        old_count: int,
-        new_count: int,
-        before: ResultNesting,
-        replaced: Sequence[Message],
-    ) -> bool:
-        """With results under their calls, the rows after any edit not made in place (the
-        nesting already ``spliced``): the rows of each top-level message that shows an edited
-        message, or either end of a pair the edit dropped, are made again, and every other
-        one's rows are kept, renumbered (where a rebuild would make every row: 10 s at a
-        million messages). False, changing nothing, where the rows are not a top-level
-        message's each (a filter, sub-agent runs) or every pair was dropped."""
-        nest = self.nesting(conv)
-        data = self.session.convs[conv]
-        added = data.messages[start : start + new_count]
-        if (
-            nest is None
-            or self.filter.active
-            or data.nested
-            or not isinstance(data.top, range)
-            or len(replaced) != old_count
-            or any(_is_sidechain(m) for m in (*replaced, *added))
-        ):
-            return False
-        end = start + old_count
-        delta = new_count - old_count
-
-        def at(m: int) -> int | None:
-            return m if m < start else (m + delta if m >= end else None)
-
-        # The messages whose rows change beyond their numbers (old numbers): the edited ones
-        # and either end of a pair the edit dropped. Made again: the top-level messages that
-        # show them before the edit (a message of results only shows under the call of its
-        # first, with what the harness kept of them) and after it. (A result message that
-        # loses a pair keeps a row of its own, so it shows under no other call's rows.)
-        touched = set(range(start, end))
-        for (_, cm, _), spots in before.under.items():
-            for _, rm, _ in spots:
-                if start <= cm < end or start <= rm < end:
-                    touched.update((cm, rm))
-        gone = {_top(before, m) for m in touched}
-        made = {_top(nest, n) for m in touched if (n := at(m)) is not None}
-        made.update(range(start, start + new_count))
-        made.update(n for m in gone if (n := at(m)) is not None)
-        rows = self.rows
-        lo = bisect.bisect_left(rows, conv, key=_conv_of)
-        hi = bisect.bisect_left(rows, conv + 1, lo=lo, key=_conv_of)
-        depth = 1 if self.multi else 0
-        first = lo + 1 if self.multi else lo  # (past the conversation's own row)
-        if first == hi:
-            return True  # (a closed conversation: none of its messages shows)
-        # Each top-level message's rows run from its row to the next one's (no sub-agent run
-        # held any before either: its messages were not all among those replaced, and a
-        # conversation holding any has a list of top-level messages, not a range). Their
-        # numbers rise: the places of those to leave out and of those to make are found by
-        # bisection, and the rows between them kept in long slices.
-        tops = [i for i in range(first, hi) if rows[i][5] == depth]
-        numbers = [rows[i][2] for i in tops]
-        tops.append(hi)
-        # the old messages whose rows go: the edited ones, and those of rows made again (the
-        # messages new with the edit had none)
-        left = {m - delta if m >= start else m for m in made if not start <= m < start + new_count}
-        left.update(gone, range(start, end))
-        skipped = set()
-        for m in left:
-            j = bisect.bisect_left(numbers, m)
-            if j < len(numbers) and numbers[j] == m:
-                skipped.add(j)
-        # where each one made goes: before the first kept message numbered after it
-        places = sorted(
-            (bisect.bisect_left(numbers, m if m < start else max(m - delta, end)), m) for m in made
-        )
-        out: list[Row] = rows[:first]
-        kept_from = 0
-        k = 0
-        for j in [*sorted(skipped | {at for at, _ in places}), len(numbers)]:
-            out += _renumbered_rows(rows[tops[kept_from] : tops[j]], end, delta)
-            while k < len(places) and places[k][0] == j:
-                out += self._message_rows(conv, (places[k][1],), depth)
-                k += 1
-            kept_from = j + 1 if j in skipped else j
-        out += rows[hi:]
-        self.rows = out
-        return True
-
-    def _edited_in_place(self, conv: int, start: int, replaced: Sequence[Message]) -> bool:
-        """With results under their calls, messages edited in place whose calls and results
-        kept their ids, names and places (``link_shape``): every result stays where it is, as
-        linking them again would leave it, and only the rows that show them are made again
-        (where a rebuild would make every row: 10 s at a million messages). False, changing
-        nothing, for any other edit."""
-        nest = self.nesting(conv)
-        data = self.session.convs[conv]
-        if nest is None or self.filter.active or data.nested or not isinstance(data.top, range):
-            return False
-        edited = data.messages[start : start + len(replaced)]
-        if len(edited) != len(replaced):
-            return False
-        pairs = zip(replaced, edited, strict=True)
-        changed = [(m, old, new) for m, (old, new) in enumerate(pairs, start) if old is not new]
-        if (
-            not replaced
-            or len(changed) > REMADE_AT_MOST
-            or any(link_shape(old) != link_shape(new) for _, old, new in changed)
-            # (a sub-agent run's grouping, made again before this: ``data.nested`` is the new)
-            or any(_is_sidechain(old) or _is_sidechain(new) for _, old, new in changed)
-        ):
-            return False
-        # The rows showing them: each message's own (if it has one), and each call's results
-        roots: dict[Node, None] = {}
-        for m, _, message in changed:
-            if m not in nest.hidden:
-                roots[(MSG, conv, m, 0)] = None
-            for b in range(-1, len(message.blocks)):
-                call = nest.home.get((m, b))
-                if call is not None:
-                    roots[(call[0], conv, call[1], call[2])] = None
-        found = sorted((pos, n) for n in roots if (pos := self.position(n)) is not None)
-        rows = list(self.rows)  # (a new list: a placement made from the old rows sees it)
-        for pos, node in reversed(found):  # (from the last: the places before stay)
-            row = rows[pos]
-            if node[0] == MSG:
-                made = self._message_rows(conv, (node[2],), row[5])
-            elif self.is_expanded(row) and self.expandable(row):
-                made = [row, *self._children(row)]
-            else:
-                made = [row]
-            rows[pos : self._extent_in(rows, pos)] = made
-        self.rows = rows
-        return True
-
-    def position(self, node: Node) -> int | None:
-        """Index of the row of ``node``, or None when none is shown: one scan of the rows by
-        ``list.index`` for the row it would be (20-40 ms a million rows when it is not)."""
-        kind, c, m, i = node
-        if kind == CONV:
-            row: Row = (CONV, c, 0, 0, 0, 0)
-        elif kind == MSG:
-            row = (MSG, c, m, 0, 0, self.message_depth(c, m))
-        else:
-            nest = self.nesting(c)
-            home = nest.home.get((m, i)) if nest is not None and kind == BLOCK else None
-            if home is not None:  # a result under its call, in the call's message
-                row = (kind, c, m, i, 0, self.message_depth(c, home[1]) + 2)
-            else:
-                row = (kind, c, m, i, 0, self.message_depth(c, m) + 1)
-        try:
-            return self.rows.index(row)
-        except ValueError:
-            return None
-
     def _renumbered(
         self, conv: int, later: list[Row], end: int, delta: int, depth: int
     ) -> list[Row]:
@@ -559,21 +391,3 @@ class TreeModel(TreeNodes):
             pos = bisect.bisect_left(later, (conv, m + 1), lo=stop, key=key)
             out += [(r[0], r[1], r[2] + delta, r[3], r[4], r[5]) for r in later[stop:pos]]
         return out
-
-
-def _conv_of(row: Row) -> int:
-    return row[1]
-
-
-def _top(nest: ResultNesting, m: int) -> int:
-    """The top-level message whose rows show message ``m``'s (its own, or its caller's)."""
-    while m in nest.hidden:
-        m = nest.home[(m, nest.hidden[m])][1]
-    return m
-
-
-def _renumbered_rows(rows: list[Row], end: int, delta: int) -> list[Row]:
-    """``rows`` with ``delta`` added to the number of every message from ``end`` on."""
-    if not delta:
-        return rows
-    return [r if r[2] < end else (r[0], r[1], r[2] + delta, r[3], r[4], r[5]) for r in rows]

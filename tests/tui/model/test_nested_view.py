@@ -22,10 +22,11 @@ from msgviewer.formats import Conversation
 from msgviewer.tui.model.history import EditHistory
 from msgviewer.tui.model.labels import RowLabels
 from msgviewer.tui.model.navigation import partner
+from msgviewer.tui.model.nested_edits import REMADE_AT_MOST
 from msgviewer.tui.model.rows import ARTIFACT, BLOCK, CALL, LINE, MSG, Filter
 from msgviewer.tui.model.search import SearchIndex, locate
 from msgviewer.tui.model.session import TOOL_RESULT, Session
-from msgviewer.tui.model.tree_model import REMADE_AT_MOST, TreeModel
+from msgviewer.tui.model.tree_model import TreeModel
 
 from ..conftest import DEMO, SAMPLES
 
