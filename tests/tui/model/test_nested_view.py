@@ -18,11 +18,13 @@ from msgviewer.core.edits import (
     update_message,
     with_text,
 )
+from msgviewer.core.links import link_tools
 from msgviewer.formats import Conversation
 from msgviewer.tui.model.history import EditHistory
 from msgviewer.tui.model.labels import RowLabels
 from msgviewer.tui.model.navigation import partner
 from msgviewer.tui.model.nested_edits import REMADE_AT_MOST
+from msgviewer.tui.model.result_nesting import nest_results
 from msgviewer.tui.model.rows import ARTIFACT, BLOCK, CALL, LINE, MSG, Filter
 from msgviewer.tui.model.search import SearchIndex, locate
 from msgviewer.tui.model.session import TOOL_RESULT, Session
@@ -493,6 +495,36 @@ def _replaced_by_one(start: int, n: int):  # type: ignore[no-untyped-def]
         return (*messages[:start], Message.user("instead"), *messages[start + n :])
 
     return edit
+
+
+@pytest.mark.parametrize("path", [DEMO, ANTHROPIC, CLAUDE_CODE, "generated", "t1 first"])
+def test_a_nesting_carried_over_an_edit_of_no_pair_is_the_one_linking_would_make(
+    path: object,
+) -> None:
+    """Deleting, inserting or replacing a message that holds no call or result with results
+    under calls: the nesting renumbered over the edit (shown until the edit is linked again)
+    places every result where linking the edited messages places it."""
+    model = _history_named(path)
+    messages = model.session.convs[0].messages
+    nest = nest_results(messages, link_tools(messages))
+    involved = {cm for _, cm, _ in nest.under} | {rm for rm, _ in nest.home}
+    free = [m for m in range(len(messages)) if m not in involved]
+    assert free and nest.under  # (the edits below move pairs on both sides of them)
+    for m in free:
+        for label, start, old, new in (
+            ("delete", m, 1, ()),
+            ("insert before", m, 0, (Message.user("wait"),)),
+            ("two for one", m, 1, (Message.user("a"), Message.user("b"))),
+        ):
+            edited = (*messages[:start], *new, *messages[start + old :])
+            fresh = nest_results(edited, link_tools(edited))
+            carried = nest.spliced(start, old, len(new))
+            assert (carried.under, carried.home, carried.hidden) == (
+                fresh.under,
+                fresh.home,
+                fresh.hidden,
+            ), f"{label} {m}"
+            assert (carried.moved, carried.openers) == (fresh.moved, fresh.openers), label
 
 
 @pytest.mark.parametrize(
