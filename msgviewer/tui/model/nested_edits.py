@@ -36,6 +36,15 @@ class NestedEdits(TreeNodes):
             end += 1
         return end
 
+    def _nest_of_top_rows(self, conv: int) -> ResultNesting | None:
+        """The nesting of ``conv`` when its rows are each top-level message's in turn, with
+        no filter and no sub-agent runs among them; None otherwise (every row made again)."""
+        nest = self.nesting(conv)
+        data = self.session.convs[conv]
+        if nest is None or self.filter.active or data.nested or not isinstance(data.top, range):
+            return None
+        return nest
+
     def _spliced_in_nests(
         self,
         conv: int,
@@ -51,14 +60,11 @@ class NestedEdits(TreeNodes):
         one's rows are kept, renumbered (where a rebuild would make every row: 10 s at a
         million messages). False, changing nothing, where the rows are not a top-level
         message's each (a filter, sub-agent runs) or every pair was dropped."""
-        nest = self.nesting(conv)
+        nest = self._nest_of_top_rows(conv)
         data = self.session.convs[conv]
         added = data.messages[start : start + new_count]
         if (
             nest is None
-            or self.filter.active
-            or data.nested
-            or not isinstance(data.top, range)
             or len(replaced) != old_count
             or any(_is_sidechain(m) for m in (*replaced, *added))
         ):
@@ -114,7 +120,7 @@ class NestedEdits(TreeNodes):
         out: list[Row] = rows[:first]
         kept_from = 0
         k = 0
-        for j in [*sorted(skipped | {at for at, _ in places}), len(numbers)]:
+        for j in [*sorted(skipped | {place for place, _ in places}), len(numbers)]:
             out += _renumbered_rows(rows[tops[kept_from] : tops[j]], end, delta)
             while k < len(places) and places[k][0] == j:
                 out += self._message_rows(conv, (places[k][1],), depth)
@@ -130,11 +136,10 @@ class NestedEdits(TreeNodes):
         linking them again would leave it, and only the rows that show them are made again
         (where a rebuild would make every row: 10 s at a million messages). False, changing
         nothing, for any other edit."""
-        nest = self.nesting(conv)
-        data = self.session.convs[conv]
-        if nest is None or self.filter.active or data.nested or not isinstance(data.top, range):
+        nest = self._nest_of_top_rows(conv)
+        if nest is None:
             return False
-        edited = data.messages[start : start + len(replaced)]
+        edited = self.session.convs[conv].messages[start : start + len(replaced)]
         if len(edited) != len(replaced):
             return False
         pairs = zip(replaced, edited, strict=True)
@@ -143,7 +148,7 @@ class NestedEdits(TreeNodes):
             not replaced
             or len(changed) > REMADE_AT_MOST
             or any(link_shape(old) != link_shape(new) for _, old, new in changed)
-            # (a sub-agent run's grouping, made again before this: ``data.nested`` is the new)
+            # (a sub-agent run's grouping, made again before this: ``nested`` is the new one)
             or any(_is_sidechain(old) or _is_sidechain(new) for _, old, new in changed)
         ):
             return False
