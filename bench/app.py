@@ -15,6 +15,11 @@ of their own, as a user's app would (one heap each: in one process, a garbage co
 off by either app walks both apps' objects). Both wait for their analyses and make a search;
 then the parent has them press each key in turn, one size then the other (which goes first
 alternates by round), every round starting from the same state (all closed, cursor at the top).
+The edit keys delete a message that neither calls nor answers a tool and undo that, each timed
+until the analyses it sets off (links, lint, usage) are done and their results shown, in CPU
+time of the interface's thread: the analyses run in a worker thread, which keys do not wait
+for, but what the interface does with their results (at 1k within the key's own settling) it
+does between keys.
 A press is timed from the key to a settled screen: every event handled and the screen painted
 again until nothing is left to lay out, paint or call back (the detail pane included), in CPU
 time of the app's process (other processes on a shared machine inflate wall time; wall medians
@@ -46,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench._common import CACHE, ROOT, data_file, figure, skipped, summary, variant_file
 
-KEYS = ("down", "pagedown", "end", "expand", "collapse", "jump", "search next")
+KEYS = ("down", "pagedown", "end", "expand", "collapse", "jump", "search next", "delete", "undo")
 
 _FLOOR_PROCESS = """
 import sys, orjson
@@ -247,13 +252,28 @@ async def ready(pilot):
         await asyncio.sleep(0.01)
     await settle(pilot)
     messages = main_screen.session.convs[0].conversation.messages
-    return next(m for m, msg in enumerate(messages) if msg.tool_calls)
+    calls = next(m for m, msg in enumerate(messages) if msg.tool_calls)
+    # a message that neither calls nor answers a tool: deleted at once, with no question
+    plain = next(
+        m for m, msg in enumerate(messages)
+        if m and msg.role in ("user", "assistant") and not msg.tool_calls
+        and not msg.invalid_tool_calls and not any("tool" in b.type for b in msg.blocks)
+    )
+    return calls, plain
+
+async def idle(pilot):
+    # An edit's analyses (links, results placed again) run in a worker: done before the next
+    # key, whose time would otherwise carry their showing.
+    main_screen = pilot.app.main_screen
+    while not main_screen.session.analysed or main_screen.placing_results:
+        await asyncio.sleep(0.01)
+    await settle(pilot)
 
 async def main():
     loop = asyncio.get_running_loop()
     app = MsgViewerApp([sys.argv[2]])
     async with app.run_test(size=(120, 40)) as pilot:
-        calls = await ready(pilot)
+        calls, plain = await ready(pilot)
         answer("ready")
         while True:
             # The app keeps running (its timers too) while the other size is measured.
@@ -274,8 +294,19 @@ async def main():
                 await settle(pilot)
                 answer("ok")
                 continue
+            if command[0] == "plain":  # the cursor on a message of no tool call or result
+                main_screen.tree.go_to(MSG, 0, plain)
+                await settle(pilot)
+                answer("ok")
+                continue
             if command[0] == "hold":
                 answer(await hold(pilot, "down", int(command[1]), float(command[2])))
+                continue
+            if command[0] == "edit":  # shown, and its analyses done and shown too
+                wall, cpu = time.perf_counter(), time.thread_time()
+                await press(pilot, command[1])
+                await idle(pilot)
+                answer([time.perf_counter() - wall, time.thread_time() - cpu])
                 continue
             wall, cpu = time.perf_counter(), time.process_time()
             await press(pilot, command[1])
@@ -298,6 +329,9 @@ STEPS = [
     ("jump", "t"),
     ("jump", "t"),
     ("search next", "n"),
+    (None, "plain"),
+    ("delete", "edit d"),
+    ("undo", "edit ctrl+z"),
 ]
 
 
@@ -373,7 +407,8 @@ def key_latency(small: Path, large: Path, rounds: int, view: str, warmup: int = 
                     if name is None:
                         app.ask(key)
                         continue
-                    wall, cpu = app.ask(f"key {key}")  # type: ignore[misc]
+                    command = key if key.startswith("edit ") else f"key {key}"
+                    wall, cpu = app.ask(command)  # type: ignore[misc]
                     if r >= warmup:
                         times.setdefault(name, ([], []))[apps.index(app)].append((wall, cpu))
         # held[size] = [(cpu per key, lag), ...]

@@ -1,7 +1,7 @@
 """A million messages: load, memory, operations, save, first content and keys against targets.
 
     python bench/million.py [--n 1000000] [--rounds 3] [--starts 3] [--key-rounds 5]
-                            [--skip load,memory,ops,save,first,keys]
+                            [--skip load,memory,ops,save,first,keys] [--views nested,file]
 
 The generated agent run (``bench/generate.py``) of ``--n`` messages as native JSON and as
 Claude Code JSONL (1.8 GB each at a million; made once and cached in bench/out). Targets
@@ -141,12 +141,13 @@ def _first_content(n: int, starts: int) -> None:
     figure(f"first content claude-code {n:,} msgs / 10,000 msgs", b / a, 1.5)
 
 
-def _keys(n: int, rounds: int) -> None:
+def _keys(n: int, rounds: int, views: list[str]) -> None:
     from bench.app import key_latency
 
     small, large = data_file(1_000, "msgviewer"), data_file(n, "msgviewer")
     assert small is not None and large is not None
-    key_latency(small, large, rounds)
+    for view in views:
+        key_latency(small, large, rounds, view)
 
 
 def main() -> int:
@@ -156,6 +157,7 @@ def main() -> int:
     parser.add_argument("--starts", type=int, default=3)
     parser.add_argument("--key-rounds", type=int, default=5)
     parser.add_argument("--skip", default="", help="parts to leave out, comma-separated")
+    parser.add_argument("--views", default="nested,file", help="the tree's views to time keys in")
     args = parser.parse_args()
     skip = set(filter(None, args.skip.split(",")))
     print(machine())
@@ -168,7 +170,7 @@ def main() -> int:
     if "first" not in skip:
         _first_content(args.n, args.starts)
     if "keys" not in skip:
-        _keys(args.n, args.key_rounds)
+        _keys(args.n, args.key_rounds, [v for v in args.views.split(",") if v])
     return summary()
 
 
