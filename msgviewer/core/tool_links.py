@@ -25,6 +25,7 @@ class ToolLinks:
     """
 
     __slots__ = (
+        "__weakref__",  # (a cache of what it holds must not keep a 100k-call analysis alive)
         "_call_by_id",
         "_call_result",
         "_call_rows",

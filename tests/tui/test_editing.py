@@ -7,9 +7,11 @@ read_file and grep, answered by tool messages 3 and 4; message 14's call is unan
 from __future__ import annotations
 
 import errno
+import gc
 import os
 import shutil
 import sys
+import weakref
 from pathlib import Path
 
 import pytest
@@ -521,3 +523,26 @@ async def test_edit_in_external_editor(demo: Path, tmp_path: Path, monkeypatch) 
         assert isinstance(app.screen, EditorScreen)
         assert app.screen.area.text == "{"
         assert "not valid JSON" in str(app.screen.query_one("#error").render())
+
+
+async def test_an_edit_leaves_the_old_tool_links_to_the_analysis_worker(demo: Path) -> None:
+    """The links an edit replaces are freed by the worker that makes the new ones (at a
+    million messages freeing them takes 0.4 s): nothing the interface shows keeps them, not
+    the detail pane that showed a message's calls with them."""
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("colon", "2", "enter")  # message 2: its calls and their results
+        await settle(pilot)
+        session = app.main_screen.session
+        old = weakref.ref(session.convs[0].links)
+        assert "answered in message 3" in app.main_screen.detail.plain
+        await pilot.press("colon", "0", "enter", "e")  # the system prompt: no calls
+        await _type_over(app, "You are terse.")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        while not session.analysed:
+            await pilot.pause(0.01)
+        assert session.convs[0].links is not None
+        gc.collect()
+        assert old() is None

@@ -7,6 +7,7 @@ renderables (``render``); ``DetailPane`` draws them. Nothing here needs Textual.
 from __future__ import annotations
 
 import os
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -173,16 +174,20 @@ class DetailParts:
         )
 
     def _refs(self, links: Any, m: int) -> tuple[dict[Any, Any], dict[Any, Any]]:
-        """Message ``m``'s calls by (block, call index) and results by block, made once."""
+        """Message ``m``'s calls by (block, call index) and results by block, made once.
+
+        The links are held weakly: after an edit, the analysis worker frees the old ones (a
+        million messages' links take 0.4 s to free), and a strong hold here would have them
+        freed on the interface's thread instead, by the next message shown with calls."""
         cached = self._refs_of
-        if cached is None or cached[0] is not links or cached[1] != m:
+        if cached is None or cached[0]() is not links or cached[1] != m:
             calls = {
                 (r.block_index, r.call_index): r
                 for r in reversed(links.calls_in(m))
                 if not r.invalid
             }
             results = {r.block_index: r for r in reversed(links.results_in(m))}
-            cached = self._refs_of = (links, m, (calls, results))
+            cached = self._refs_of = (weakref.ref(links), m, (calls, results))
         return cached[2]
 
     def _block(self, message: Message, b: int, block: Any, c: int, m: int) -> list[Part]:
