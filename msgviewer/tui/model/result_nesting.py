@@ -51,28 +51,37 @@ class ResultNesting:
     def spliced(self, start: int, old_count: int, new_count: int) -> ResultNesting:
         """This nesting after messages ``start:start+old_count`` became ``new_count`` others:
         pairs touching them are dropped (they stay in file order until linked again), later
-        ones renumbered. Lets an edit show at once while the links are made again."""
+        ones renumbered. Lets an edit show at once while the links are made again.
+
+        Calls come in message order: those before the edit keep their entries (a list of
+        results is shared, not copied, unless one of them is renumbered or dropped), those
+        after it are renumbered without a look at each number (at a million messages, every
+        call and result is walked here)."""
         end = start + old_count
         delta = new_count - old_count
-
-        def at(m: int) -> int | None:
-            return m if m < start else (m + delta if m >= end else None)
-
         under: dict[CallKey, list[Spot]] = {}
-        for (kind, cm, i), spots in self.under.items():
-            new_cm = at(cm)
-            if new_cm is None:
-                continue
-            stay = [(k, at(rm), b) for k, rm, b in spots if at(rm) is not None]
-            if stay:
-                under[(kind, new_cm, i)] = stay  # type: ignore[assignment]
+        for key, spots in self.under.items():
+            kind, cm, i = key
+            if cm >= end:
+                under[(kind, cm + delta, i)] = [(k, rm + delta, b) for k, rm, b in spots]
+            elif cm < start:
+                if all(rm < start for _, rm, _ in spots):
+                    under[key] = spots
+                    continue
+                stay = [
+                    (k, rm if rm < start else rm + delta, b)
+                    for k, rm, b in spots
+                    if not start <= rm < end
+                ]
+                if stay:
+                    under[key] = stay
         # A message that kept its row before the edit keeps it (its other content is still
         # there); one that had none gets it back if a result of it no longer moves.
-        kept = {new for m in self.moved if (new := at(m)) is not None}
+        kept = {m if m < start else m + delta for m in self.moved if not start <= m < end}
         before: dict[int, int] = {}
         for rm, b in self.home:
-            new = at(rm)
-            if b >= 0 and new is not None:
+            if b >= 0 and not start <= rm < end:
+                new = rm if rm < start else rm + delta
                 before[new] = before.get(new, 0) + 1
         return _finish(
             under, lambda rm, blocks: rm in kept or len(blocks) < before.get(rm, 0), None
