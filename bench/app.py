@@ -263,11 +263,12 @@ async def ready(pilot):
     return calls, plain
 
 async def idle(pilot):
-    # An edit's analyses (links, results placed again) run in a worker: done before the next
-    # key, whose time would otherwise carry their showing.
+    # An edit's analyses (links, results placed again) and its search made again run in
+    # workers: done and shown before the next key, whose time would otherwise carry them.
     main_screen = pilot.app.main_screen
     while not main_screen.session.analysed or main_screen.placing_results:
         await asyncio.sleep(0.01)
+    await pilot.app.workers.wait_for_complete()
     await settle(pilot)
 
 async def main():
@@ -429,7 +430,8 @@ def key_latency(small: Path, large: Path, rounds: int, view: str, warmup: int = 
         for app in apps:
             app.close()
     print(
-        f"  {VIEWS[view]}: CPU ms of the app's process from a key to a settled screen, median "
+        f"  {VIEWS[view]}: CPU ms of the app's process (edit keys: of its interface's thread) "
+        "from a key to a settled screen, median "
         f"(mean) of {rounds} rounds after {warmup} warm-up; wall ms median"
     )
     for key in KEYS:

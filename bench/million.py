@@ -42,6 +42,7 @@ from bench._common import (
     parse_floor,
     summary,
 )
+from bench.app import VIEWS
 from msgviewer import Document, link_tools, lint, load, trim, usage_totals
 
 FORMATS = ("msgviewer", "claude-code")
@@ -160,6 +161,9 @@ def main() -> int:
     parser.add_argument("--views", default="nested,file", help="the tree's views to time keys in")
     args = parser.parse_args()
     skip = set(filter(None, args.skip.split(",")))
+    views = [v for v in args.views.split(",") if v]
+    if not views or any(v not in VIEWS for v in views):
+        parser.error(f"--views takes {', '.join(VIEWS)} (comma-separated)")
     print(machine())
     if "load" not in skip:
         _load(args.n, args.rounds)
@@ -170,7 +174,7 @@ def main() -> int:
     if "first" not in skip:
         _first_content(args.n, args.starts)
     if "keys" not in skip:
-        _keys(args.n, args.key_rounds, [v for v in args.views.split(",") if v])
+        _keys(args.n, args.key_rounds, views)
     return summary()
 
 

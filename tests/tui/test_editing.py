@@ -526,9 +526,9 @@ async def test_edit_in_external_editor(demo: Path, tmp_path: Path, monkeypatch) 
 
 
 async def test_an_edit_leaves_the_old_tool_links_to_the_analysis_worker(demo: Path) -> None:
-    """The links an edit replaces are freed by the worker that makes the new ones (at a
-    million messages freeing them takes 0.4 s): nothing the interface shows keeps them, not
-    the detail pane that showed a message's calls with them."""
+    """Nothing the interface shows keeps the links an edit replaces, not the detail pane that
+    showed a message's calls with them: the session hands them to the analysis worker, which
+    frees them (at a million messages that takes 0.4 s, which the next key would pay)."""
     app = make_app(demo)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

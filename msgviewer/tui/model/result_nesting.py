@@ -53,10 +53,11 @@ class ResultNesting:
         pairs touching them are dropped (they stay in file order until linked again), later
         ones renumbered. Lets an edit show at once while the links are made again.
 
-        Calls come in message order: those before the edit keep their entries (a list of
-        results is shared, not copied, unless one of them is renumbered or dropped), those
-        after it are renumbered without a look at each number (at a million messages, every
-        call and result is walked here)."""
+        Every result placed under a call comes at or after it (``nest_results``): so a call
+        after the edit has every result after it too, renumbered without a look at each
+        number (at a million messages, every call and result is walked here), and a call
+        before it keeps its entry (the list of results shared, not copied) unless one of its
+        results is renumbered or dropped."""
         end = start + old_count
         delta = new_count - old_count
         under: dict[CallKey, list[Spot]] = {}
