@@ -254,11 +254,11 @@ async def ready(pilot):
     await settle(pilot)
     messages = main_screen.session.convs[0].conversation.messages
     calls = next(m for m, msg in enumerate(messages) if msg.tool_calls)
-    # a message that neither calls nor answers a tool: deleted at once, with no question
+    # a message that neither calls nor answers a tool (by the links, as the delete key asks):
+    # deleted at once, with no question
+    links = main_screen.session.convs[0].links
     plain = next(
-        m for m, msg in enumerate(messages)
-        if m and msg.role in ("user", "assistant") and not msg.tool_calls
-        and not msg.invalid_tool_calls and not any("tool" in b.type for b in msg.blocks)
+        m for m in range(1, len(messages)) if not links.calls_in(m) and not links.results_in(m)
     )
     return calls, plain
 

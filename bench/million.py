@@ -42,7 +42,7 @@ from bench._common import (
     parse_floor,
     summary,
 )
-from bench.app import VIEWS
+from bench.app import _COLD_PROCESS, VIEWS, _start, key_latency
 from msgviewer import Document, link_tools, lint, load, trim, usage_totals
 
 FORMATS = ("msgviewer", "claude-code")
@@ -128,8 +128,6 @@ def _cpu(fn) -> float:  # type: ignore[no-untyped-def]
 
 
 def _first_content(n: int, starts: int) -> None:
-    from bench.app import _COLD_PROCESS, _start
-
     small, large = data_file(10_000, "claude-code"), data_file(n, "claude-code")
     assert small is not None and large is not None
     times: dict[Path, list[float]] = {small: [], large: []}
@@ -143,8 +141,6 @@ def _first_content(n: int, starts: int) -> None:
 
 
 def _keys(n: int, rounds: int, views: list[str]) -> None:
-    from bench.app import key_latency
-
     small, large = data_file(1_000, "msgviewer"), data_file(n, "msgviewer")
     assert small is not None and large is not None
     for view in views:
