@@ -36,6 +36,7 @@ from ...core.json_numbers import msgspec_reads_as_orjson
 from ...core.message import Message, ToolCall
 from ..base import Context, Conversation
 from ..io import loads_whole
+from . import pieces
 from .detect import ARRAY_KEY, NAME, names_a_role
 from .fast import assistant_with_calls, plain, tool_call, tool_result
 from .field_order import fields_in_order
@@ -69,36 +70,71 @@ def decode(data: Any, check: Callable[[Any], bool] | None = None) -> Document | 
     messages off the common shapes from another format's before the rest is decoded.
 
     A message past what detection sees with a key of its own (a logger's note) is decoded again
-    with that key learned, up to ``LEARNED_AT_MOST`` keys: a decode more, where decoding
-    every message alone would cost the file a skim and a decode more."""
-    decoder = _decoder
-    learned: tuple[str, ...] = ()
-    first = 0  # (the first message that held a learned key: none before it has one)
-    while True:
-        try:
-            doc: Any = decoder.decode(data)
-            break
-        except msgspec.ValidationError as error:
-            found = _key_to_learn(str(error), learned)
-            if found is None or len(learned) == LEARNED_AT_MOST:
-                if not names_a_role(data):
-                    return None  # (another format's file: skimming it all for messages costs ~0.1x)
-                return _decode_loosely(data, check)  # (some message is off the common shapes)
-            key, at = found
-            first = at if not learned else first
-            learned += (key,)
-            decoder = _learning(learned)
-        except (ValueError, TypeError, RecursionError):
-            # DecodeError, UnicodeDecodeError; input msgspec does not take (a str subclass);
-            # nesting past msgspec's depth: the usual way reads or reports them all
-            return None
-    messages = doc if type(doc) is list else doc.messages
-    if not messages or (learned and not _learned_as_dicts(messages, learned, first)):
+    with that key learned, up to ``LEARNED_AT_MOST`` keys: with its piece of the file where the
+    messages are decoded a piece at a time (``pieces``), else with the whole file; where
+    decoding every message alone would cost the file a skim and a decode more."""
+    cut = None
+    if pieces.cuttable(data):
+        learner = _Learner()
+        cut = pieces.decode(data, learner.decode, _raws)
+    if cut is None:
+        learner = _Learner()
+        doc = learner.decode(data)
+        cut = doc if doc is None or doc is pieces.OFF_SHAPES else _messages_and_fields(doc)
+    if cut is pieces.OFF_SHAPES:
+        return _off_the_shapes(data, check)
+    if cut is None:
         return None
-    if type(doc) is list:
-        return doc
-    meta = _request_fields(data, doc)
-    return None if meta is None else Body(doc.messages, meta)
+    messages, raws = cut
+    if not messages or not learner.as_dicts(messages):
+        return None
+    if raws is None:
+        return messages
+    meta = _request_fields(data, raws)
+    return None if meta is None else Body(messages, meta)
+
+
+def _messages_and_fields(doc: Any) -> tuple[list[Item], dict[str, Raw] | None]:
+    """A decoded file's messages, and its request fields (None: a list of messages)."""
+    return (doc, None) if type(doc) is list else (doc.messages, _raws(doc))
+
+
+class _Learner:
+    """The decoder, learning the keys of a logger's own that messages past the sample hold."""
+
+    def __init__(self) -> None:
+        self.decoder = _decoder
+        self.learned: tuple[str, ...] = ()
+        self.firsts: list[int] = []  # (the first message holding each: none before it does)
+
+    def decode(self, buffer: Any, before: int = 0) -> Any:
+        """``buffer`` (messages after ``before`` others) decoded; ``pieces.OFF_SHAPES`` for a
+        message off the common shapes but a key learned; None for what is no JSON."""
+        while True:
+            try:
+                return self.decoder.decode(buffer)
+            except msgspec.ValidationError as error:
+                found = _key_to_learn(str(error), self.learned, before)
+                if found is None or len(self.learned) == LEARNED_AT_MOST:
+                    return pieces.OFF_SHAPES
+                self.learned += (found[0],)
+                self.firsts.append(found[1])
+                self.decoder = _learning(self.learned)
+            except (ValueError, TypeError, RecursionError):
+                # DecodeError, UnicodeDecodeError; input msgspec does not take (a str subclass);
+                # nesting past msgspec's depth: the usual way reads or reports them all
+                return None
+
+    def as_dicts(self, messages: list[Item]) -> bool:
+        """``_learned_as_dicts`` of the keys learned."""
+        return not self.learned or _learned_as_dicts(messages, self.learned, self.firsts)
+
+
+def _off_the_shapes(data: Any, check: Callable[[Any], bool] | None) -> Document | None:
+    """``decode`` of a file some message of which is off the common shapes."""
+    if not names_a_role(data):
+        return None  # (another format's file: skimming it all for messages costs ~0.1x)
+    return _decode_loosely(data, check)
 
 
 LEARNED_AT_MOST = 2
@@ -109,20 +145,22 @@ _UNKNOWN_KEY = re.compile(
 )
 
 
-def _key_to_learn(error: str, learned: tuple[str, ...]) -> tuple[str, int] | None:
+def _key_to_learn(error: str, learned: tuple[str, ...], before: int = 0) -> tuple[str, int] | None:
     """The key a message has that no record has, and that message's place, from the decoder's
-    error, when that message is one detection does not see; None for any other error.
+    error (of a piece after ``before`` messages), when that message is one detection does not
+    see; None for any other error.
 
     Not a key the records have or have learned: the error of a request body's own unknown key
     has no place, and the key's name may end like one (``x` - at `$[25]``). Nor a key msgspec
     takes no field of (a quote, a backslash or a control character in it)."""
     found = _UNKNOWN_KEY.fullmatch(error)
-    if found is None or int(found[2]) < SAMPLE or not msgspec_reads_as_orjson():
+    at = -1 if found is None else before + int(found[2])
+    if found is None or at < SAMPLE or not msgspec_reads_as_orjson():
         return None  # (seen by detection: it may be another format's, told by the loose way)
     key = found[1]
     if key in learned or key in _MESSAGE_KEYS or _UNNAMEABLE.search(key):
         return None
-    return key, int(found[2])
+    return key, at
 
 
 _MESSAGE_KEYS = frozenset(MessageRecord.__struct_encode_fields__)
@@ -145,22 +183,21 @@ def _learning(keys: tuple[str, ...]) -> msgspec.json.Decoder[Any]:
     return msgspec.json.Decoder(request | list[message])
 
 
-def _learned_as_dicts(messages: list[Item], keys: tuple[str, ...], first: int) -> bool:
+def _learned_as_dicts(messages: list[Item], keys: tuple[str, ...], firsts: list[int]) -> bool:
     """Each message holding a learned key made the dict the usual way makes of it (for the
     careful reader); False when its keys' order in the file, which the records do not have,
-    would be kept (``keeps_order``). None before ``first`` holds one (the decode without the
-    keys took them): the rest are looked at a field at a time, a few ms for 100k messages
-    where a dict made for each cost 70 ms."""
+    would be kept (``keeps_order``). None before ``firsts[i]`` holds key ``i`` (the decode
+    without it took them, and a message decoded then has no field for it): the rest are looked
+    at a field at a time, a few ms for 100k messages where a dict made for each cost 70 ms."""
     fields = [(f"learned_{i}", key) for i, key in enumerate(keys)]
-    rest = messages[first:]
     holding = set()
-    for field, _ in fields:
-        values = map(attrgetter(field), rest)
+    for (field, _), first in zip(fields, firsts, strict=True):
+        values = map(attrgetter(field), messages[first:])
         holding.update(i for i, v in enumerate(values, first) if v is not UNSET)
     for i in sorted(holding):
         m = messages[i]
         d = as_dict(m)
-        d.update((key, v) for field, key in fields if (v := getattr(m, field)) is not UNSET)
+        d.update((key, v) for field, key in fields if (v := getattr(m, field, UNSET)) is not UNSET)
         if not keeps_order(d):
             return False
         messages[i] = d
@@ -180,7 +217,7 @@ def _decode_loosely(data: Any, check: Callable[[Any], bool] | None) -> Document 
     if not raws:
         return None
     meta: dict[str, Any] | None = {}
-    if type(doc) is not list and (meta := _request_fields(data, doc)) is None:
+    if type(doc) is not list and (meta := _request_fields(data, _raws(doc))) is None:
         return None
     items: list[Item] = []
     checked = check is None
@@ -228,13 +265,17 @@ def _sample(items: list[Item], meta: Any, doc: Any) -> Any:
     return sample(items if type(doc) is list else Body(items, meta or {}))
 
 
-def _request_fields(data: Any, doc: Request) -> dict[str, Any] | None:
+def _raws(doc: Request) -> dict[str, Raw]:
+    """The request fields a body gives, as raw JSON."""
+    return {name: raw for name in _REQUEST_FIELDS if (raw := getattr(doc, name)) is not UNSET}
+
+
+def _request_fields(data: Any, raws: dict[str, Raw]) -> dict[str, Any] | None:
     """The request fields as the usual way reads them, in the file's order; None when that
     cannot be told from the records: a value it refuses (msgspec skips a raw value without
     checking its UTF-8 or its numbers' range), a field given twice (msgspec keeps the last
     value and checks none of the others), a key written with escapes, or any other layout than
     fields before and after the messages, each written once."""
-    raws = {name: raw for name in _REQUEST_FIELDS if (raw := getattr(doc, name)) is not UNSET}
     if not raws:
         return {}  # every key is "messages": given twice, each value was decoded and checked
     try:

@@ -1,0 +1,191 @@
+"""A long Chat file's messages are decoded a piece at a time: what comes out is what the usual
+way gives, whatever the cuts fall on, and a message off the common shapes costs its piece."""
+
+from __future__ import annotations
+
+import json
+import mmap
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import orjson
+import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+from msgviewer import dumps, loads
+from msgviewer.core.errors import MsgviewerError
+from msgviewer.formats.openai_chat import pieces, typed
+from tests.corpus import CORPUS
+
+from .test_openai_chat_typed import (
+    _SAMPLED,
+    _assert_as_usual,
+    _document,
+    _history,
+    _own,
+    _with_parts,
+)
+
+
+@contextmanager
+def _pieces_of(size: int) -> Iterator[list[Any]]:
+    """Pieces of about ``size`` bytes; yields the pieces decoded (copies), as they come."""
+    decoded: list[Any] = []
+    cut = pieces.pieces
+
+    def recorded(*args: Any) -> Iterator[Any]:
+        for piece in cut(*args):
+            decoded.append(bytes(piece))
+            yield piece
+
+    with mock.patch.object(pieces, "PIECE", size), mock.patch.object(pieces, "pieces", recorded):
+        yield decoded
+
+
+@settings(max_examples=400, deadline=None)
+@given(_document, st.sampled_from([16, 64, 200]))
+def test_any_file_cut_into_pieces_reads_as_the_usual_way(doc: Any, size: int) -> None:
+    data = json.dumps(doc).encode()
+    with _pieces_of(size) as decoded:
+        _assert_as_usual(data)
+    event("cut" if decoded else "whole")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.builds(lambda d, own: {**d, **own}, _with_parts, _own), max_size=8),
+    st.booleans(),
+)
+def test_keys_of_a_loggers_own_read_as_the_usual_way_in_pieces(tail: list[Any], body: bool) -> None:
+    messages = _SAMPLED + tail
+    data = json.dumps({"model": "gpt-5", "messages": messages} if body else messages).encode()
+    with _pieces_of(120) as decoded:
+        _assert_as_usual(data)
+    assert decoded  # (long enough to be cut)
+
+
+_USER = {"role": "user", "content": "hi"}
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        # a cut in another field's array of message-like objects, after the messages
+        {
+            "model": "m",
+            "messages": [_USER],
+            "tools": [dict(_USER, content=str(i)) for i in range(40)],
+        },
+        # what a cut looks for, inside a message's text
+        [dict(_USER, content='x"}, {"role": "user"') for _ in range(60)],
+        # another field before the messages, not a plain value
+        {"stream_options": {"include_usage": True}, "messages": [_USER] * 60},
+    ],
+)
+def test_cuts_the_usual_way_would_not_make_leave_the_file_whole(doc: Any) -> None:
+    data = json.dumps(doc).encode()
+    with _pieces_of(64):
+        _assert_as_usual(data)
+
+
+@pytest.mark.parametrize("first, second", [(30, 1), (1, 30)])
+def test_messages_given_twice_read_as_the_usual_way(first: int, second: int) -> None:
+    """The usual way keeps the last array, whichever piece holds it."""
+    one = json.dumps([_USER] * first)
+    two = json.dumps([dict(_USER, content=str(i)) for i in range(second)])
+    data = f'{{"model": "m", "messages": {one}, "messages": {two}}}'.encode()
+    with _pieces_of(64) as decoded:
+        _assert_as_usual(data)
+    assert not decoded or second > 1  # (a second key in the last piece: not cut)
+
+
+def test_two_keys_learned_in_pieces_apart() -> None:
+    messages = [dict(_USER, content=f"hi {i}") for i in range(400)]
+    messages[100] = {**messages[100], "x_note": 1}
+    messages[300] = {**messages[300], "x_other": 2}
+    data = orjson.dumps(messages)
+    with _pieces_of(1024) as decoded:
+        doc = typed.decode(data)
+    assert doc is not None and len(decoded) > 5
+    assert [m for m in doc if type(m) is dict] == [messages[100], messages[300]]
+    with _pieces_of(1024):
+        _assert_as_usual(data)
+
+
+def test_a_field_whose_array_holds_the_cut_is_not_taken_for_the_messages() -> None:
+    # The first piece would end in the second "model" (a plain value first, an array after).
+    inner = ", ".join(json.dumps(dict(_USER, content=str(i))) for i in range(40))
+    data = f'{{"model": "m", "messages": [{json.dumps(_USER)}], "model": [{inner}]}}'.encode()
+    with _pieces_of(64):
+        _assert_as_usual(data)
+
+
+def test_one_odd_message_costs_its_piece(tmp_path: Path) -> None:
+    value = orjson.loads(_history(3_000))
+    middle = len(value["messages"]) // 2
+    value["messages"][middle]["x_logger_note"] = "kept"
+    data = orjson.dumps(value)
+    sizes: list[int] = []
+    learning = typed._learning
+
+    def counted(keys: tuple[str, ...]) -> Any:
+        decoder = learning(keys)
+        return mock.Mock(decode=lambda piece: sizes.append(len(piece)) or decoder.decode(piece))
+
+    plain = typed._decoder
+    first = mock.Mock(decode=lambda piece: sizes.append(len(piece)) or plain.decode(piece))
+    with (
+        _pieces_of(1 << 16) as decoded,
+        mock.patch.object(typed, "_decoder", first),
+        mock.patch.object(typed, "_learning", counted),
+    ):
+        doc = typed.decode(data)
+    assert isinstance(doc, typed.Body) and len(decoded) > 10
+    assert [m for m in doc.messages if type(m) is dict] == [value["messages"][middle]]
+    # every piece decoded once, the odd message's twice (the file's bytes, brackets added)
+    again = max(len(p) for p in decoded)
+    assert len(data) < sum(sizes) <= len(data) + again + 4 * len(decoded)
+    _assert_as_usual(data)
+
+
+def test_a_memory_map_is_cut_as_bytes_are(tmp_path: Path) -> None:
+    data = orjson.dumps([dict(_USER, content=f"hi {i}") for i in range(400)])
+    path = tmp_path / "run.json"
+    path.write_bytes(data)
+    with path.open("rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+        with _pieces_of(512) as decoded:
+            from_map = typed.decode(mapped)
+        assert decoded and from_map == typed.decode(data)
+        mapped.close()  # (no view of it is left open)
+
+
+_CORPUS_JSON = sorted(CORPUS.rglob("*.json")) if CORPUS.is_dir() else []
+
+
+def _read(data: bytes) -> Any:
+    """What ``loads`` gives (key order too, which equal dicts do not compare) and says."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            convs = loads(data)
+            result: Any = (repr(convs), [dumps(c, format=c.format) for c in convs])
+        except MsgviewerError as exc:
+            result = ("error", str(exc))
+    return result, [str(w.message) for w in caught]
+
+
+@pytest.mark.skipif(not _CORPUS_JSON, reason=f"no corpus of real files at {CORPUS}")
+def test_every_real_json_file_reads_the_same_cut_into_small_pieces() -> None:
+    cut = 0
+    for path in _CORPUS_JSON:
+        data = path.read_bytes()
+        with _pieces_of(256) as decoded:
+            in_pieces = _read(data)
+        assert in_pieces == _read(data), path
+        cut += bool(decoded)
+    assert cut  # (a request body among them: the other files are not lists of messages)
