@@ -168,6 +168,12 @@ def pieces(data: Any, at: list[int], ends: tuple[bytes, bytes]) -> Iterator[Any]
         view.release()
 
 
+_MESSAGES = re.compile(
+    b'"' + b"".join(rb"(?:%c|\\u00%02x)" % (c, c) for c in b"messages") + b'"', re.IGNORECASE
+)
+"""A ``"messages"`` string however written: any of its letters may be a ``\\u`` escape."""
+
+
 def _holds_messages(data: Any, start: int, end: int | None = None) -> bool:
     """Whether a ``"messages"`` key (or such a string) is written in ``data[start:end]``."""
-    return data.find(b'"messages"', start, len(data) if end is None else end) >= 0
+    return _MESSAGES.search(data, start, len(data) if end is None else end) is not None

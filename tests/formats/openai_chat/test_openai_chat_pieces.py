@@ -93,12 +93,14 @@ def test_cuts_the_usual_way_would_not_make_leave_the_file_whole(doc: Any) -> Non
         _assert_as_usual(data)
 
 
+@pytest.mark.parametrize("key", ["messages", "messag\\u0065s", "\\u006Dessages"])
 @pytest.mark.parametrize("first, second", [(30, 1), (1, 30)])
-def test_messages_given_twice_read_as_the_usual_way(first: int, second: int) -> None:
-    """The usual way keeps the last array, whichever piece holds it."""
+def test_messages_given_twice_read_as_the_usual_way(first: int, second: int, key: str) -> None:
+    """The usual way keeps the last array, whichever piece holds it, however its key is
+    written."""
     one = json.dumps([_USER] * first)
     two = json.dumps([dict(_USER, content=str(i)) for i in range(second)])
-    data = f'{{"model": "m", "messages": {one}, "messages": {two}}}'.encode()
+    data = f'{{"model": "m", "messages": {one}, "{key}": {two}}}'.encode()
     with _pieces_of(64) as decoded:
         _assert_as_usual(data)
     assert not decoded or second > 1  # (a second key in the last piece: not cut)
