@@ -5,7 +5,8 @@ common shapes costs the decode of every message before it, made again once the d
 better. Decoded a piece (some ``PIECE`` bytes of messages) at a time, it costs its own piece.
 
 A cut is the comma between two messages: ``}``, ``,``, ``{`` and a ``"role"`` key, spaces
-between (a quote inside a string is escaped: that ``"role"`` is in no string). Each piece is
+between (a quote inside a string is escaped: in valid JSON that ``"role"`` is in no string,
+and a cut made in JSON that is not valid leaves a piece no JSON). Each piece is
 JSON of its own: the first closed with the brackets that close the messages (and the body),
 the last opened with those that open them, the others in brackets of their own. When every
 piece decodes, the cuts lie between the values of one array: the pieces between two cuts are
@@ -37,7 +38,7 @@ BODY_ENDS = (b"]}", b'{"messages":[')
 """What closes the first piece and opens the last, for a list of messages and for a body."""
 
 _ROLE = b'"role"'
-_BETWEEN = re.compile(rb"\}\s*(,)\s*\{\s*\Z")
+_COMMA_BEFORE = re.compile(rb"\}\s*(,)\s*\{\s*\Z")
 _LOOK_BACK = 64
 """Bytes before a ``"role"`` key in which its message's start and the comma are looked for."""
 _TRIES = 16
@@ -56,12 +57,14 @@ _HEAD = 4096
 
 def decode(
     data: Any, decode_piece: Callable[[Any, int], Any], fields: Callable[[Any], dict[str, Any]]
-) -> tuple[list[Any], dict[str, Any] | None] | Any:
+) -> Any:
     """The messages of ``data`` and, of a body, its other fields (raw, by ``fields`` of a
     decoded body), decoded a piece at a time by ``decode_piece(piece, messages before it)``;
-    ``OFF_SHAPES`` where a piece's decode gives it. None where the file is decoded whole: its
-    start is not one read here, no cut was found, a piece is no JSON, or the pieces do not
-    show that the cuts lie between its messages."""
+    ``OFF_SHAPES`` where a piece's decode gives it (a message off the common shapes, or one a
+    cut inside a message made: either way the caller's loose way reads the file as the usual
+    way does, only slower). None where the file is decoded whole: its start is not one read
+    here, no cut was found, a piece is no JSON, or the pieces do not show that the cuts lie
+    between its messages."""
     start = list_start(data)
     head = None
     if start is None:
@@ -75,7 +78,7 @@ def decode(
     if head is not None and (_holds_messages(data, start, at[0]) or _holds_messages(data, at[-1])):
         return None  # (maybe a second "messages" key: the usual way keeps the last)
     messages: list[Any] = []
-    bodies = []  # (of a body: the first piece and the last, the others lists)
+    first = last = None  # (of a body: the first piece and the last; the others are lists)
     for piece in pieces(data, at, LIST_ENDS if head is None else BODY_ENDS):
         doc = decode_piece(piece, len(messages))
         if doc is None or doc is OFF_SHAPES:
@@ -84,10 +87,10 @@ def decode(
             messages += doc
         else:
             messages += doc.messages
-            bodies.append(doc)
+            first, last = doc if first is None else first, doc
     if head is None:
         return messages, None
-    before, after = fields(bodies[0]), fields(bodies[-1])  # (the first piece and the last)
+    before, after = fields(first), fields(last)
     # The first piece's fields are the plain values before the messages, the last piece's the
     # others: no cut lies in another field's array, and none is given twice
     if {k: bytes(v) for k, v in before.items()} != head[0] or before.keys() & after.keys():
@@ -132,14 +135,13 @@ def cuts(data: Any, start: int) -> list[int]:
         found = data.find(_ROLE, at)
         if found < 0 or found >= stop:
             break
-        between = _BETWEEN.search(data, max(found - _LOOK_BACK, start), found)
-        if between is None:
+        comma = _COMMA_BEFORE.search(data, max(found - _LOOK_BACK, start), found)
+        if comma is None:
             tries += 1
-            at = found + 1
-            continue
-        tries = 0
-        out.append(between.start(1))
-        at = between.start(1) + PIECE
+        else:
+            tries = 0
+            out.append(comma.start(1))
+        at = found + 1 if comma is None else max(comma.start(1) + PIECE, found + 1)
     return out
 
 
@@ -154,11 +156,11 @@ def pieces(data: Any, at: list[int], ends: tuple[bytes, bytes]) -> Iterator[Any]
     between = list(pairwise(at))
     view = memoryview(data)
     into = memoryview(bytearray(1 + max((end - start for start, end in between), default=0)))
+    into[0:1] = b"["
     try:
         yield b"".join((view[: at[0]], closer))
         for start, end in between:
             size = end - start  # (the comma before it makes room for the bracket)
-            into[0:1] = b"["
             into[1:size] = view[start + 1 : end]
             into[size : size + 1] = b"]"
             yield into[: size + 1]

@@ -73,19 +73,17 @@ def decode(data: Any, check: Callable[[Any], bool] | None = None) -> Document | 
     with that key learned, up to ``LEARNED_AT_MOST`` keys: with its piece of the file where the
     messages are decoded a piece at a time (``pieces``), else with the whole file; where
     decoding every message alone would cost the file a skim and a decode more."""
-    cut = None
-    if pieces.cuttable(data):
-        learner = _Learner()
-        cut = pieces.decode(data, learner.decode, _raws)
-    if cut is None:
-        learner = _Learner()
+    learner = _Learner()
+    decoded = pieces.decode(data, learner.decode, _raws) if pieces.cuttable(data) else None
+    if decoded is None:
+        learner = _Learner()  # (anew: places counted in pieces cut wrong are no places)
         doc = learner.decode(data)
-        cut = doc if doc is None or doc is pieces.OFF_SHAPES else _messages_and_fields(doc)
-    if cut is pieces.OFF_SHAPES:
+        decoded = doc if doc is None or doc is pieces.OFF_SHAPES else _messages_and_fields(doc)
+    if decoded is pieces.OFF_SHAPES:
         return _off_the_shapes(data, check)
-    if cut is None:
+    if decoded is None:
         return None
-    messages, raws = cut
+    messages, raws = decoded
     if not messages or not learner.as_dicts(messages):
         return None
     if raws is None:
@@ -109,7 +107,8 @@ class _Learner:
 
     def decode(self, buffer: Any, before: int = 0) -> Any:
         """``buffer`` (messages after ``before`` others) decoded; ``pieces.OFF_SHAPES`` for a
-        message off the common shapes but a key learned; None for what is no JSON."""
+        message off the common shapes other than by a key it can learn; None for what is no
+        JSON."""
         while True:
             try:
                 return self.decoder.decode(buffer)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import mmap
+import signal
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -85,12 +86,28 @@ _USER = {"role": "user", "content": "hi"}
         [dict(_USER, content='x"}, {"role": "user"') for _ in range(60)],
         # another field before the messages, not a plain value
         {"stream_options": {"include_usage": True}, "messages": [_USER] * 60},
+        # what a cut looks for, inside a message's own array (before its role)
+        [{"x_note": [{"a": 1}, {"role": "u"}], **_USER} for _ in range(60)],
     ],
 )
 def test_cuts_the_usual_way_would_not_make_leave_the_file_whole(doc: Any) -> None:
     data = json.dumps(doc).encode()
     with _pieces_of(64):
         _assert_as_usual(data)
+
+
+def test_cuts_move_on_however_small_the_pieces() -> None:
+    """Each cut is a comma before a later message than the last cut's, even where a piece is
+    shorter than the way from a comma to its "role" (an indented file)."""
+    data = json.dumps([dict(_USER, content=str(i)) for i in range(40)], indent=2).encode()
+    signal.alarm(10)  # (a cut found again and again would never return)
+    try:
+        with mock.patch.object(pieces, "PIECE", 4):
+            at = pieces.cuts(data, 1)
+    finally:
+        signal.alarm(0)
+    assert len(at) > 20 and at == sorted(set(at))
+    assert all(data[c : c + 1] == b"," for c in at)
 
 
 @pytest.mark.parametrize("key", ["messages", "messag\\u0065s", "\\u006Dessages"])
