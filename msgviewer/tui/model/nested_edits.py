@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from ...core.message import Message
 from .result_nesting import ResultNesting, link_shape
-from .rows import BLOCK, CONV, MSG, Node, Row
+from .rows import BLOCK, CALL, CONV, INVALID, MSG, Node, Row
 from .sidechains import _is_sidechain
 from .tree_nodes import TreeNodes
 
@@ -81,10 +81,13 @@ class NestedEdits(TreeNodes):
         # first, with what the harness kept of them) and after it. (A result message that
         # loses a pair keeps a row of its own, so it shows under no other call's rows.)
         touched = set(range(start, end))
-        for (_, cm, _), spots in before.under.items():
-            for _, rm, _ in spots:
-                if start <= cm < end or start <= rm < end:
-                    touched.update((cm, rm))
+        for m, message in enumerate(replaced, start):
+            for b in range(-1, len(message.blocks)):  # the calls of its results
+                call = before.home.get((m, b))
+                if call is not None:
+                    touched.add(call[1])
+            for key in _call_keys(m, message):  # the results of its calls
+                touched.update(r for _, r, _ in before.results_of(key))
         gone = {_top(before, m) for m in touched}
         made = {_top(nest, n) for m in touched if (n := at(m)) is not None}
         made.update(range(start, start + new_count))
@@ -117,11 +120,13 @@ class NestedEdits(TreeNodes):
         places = sorted(
             (bisect.bisect_left(numbers, m if m < start else max(m - delta, end)), m) for m in made
         )
+        # rows from here on are all of messages past the edit (results come after calls)
+        after = tops[bisect.bisect_left(numbers, end)]
         out: list[Row] = rows[:first]
         kept_from = 0
         k = 0
         for j in [*sorted(skipped | {place for place, _ in places}), len(numbers)]:
-            out += _renumbered_rows(rows[tops[kept_from] : tops[j]], end, delta)
+            out += _renumbered_rows(rows, tops[kept_from], tops[j], after, end, delta)
             while k < len(places) and places[k][0] == j:
                 out += self._message_rows(conv, (places[k][1],), depth)
                 k += 1
@@ -207,8 +212,22 @@ def _top(nest: ResultNesting, m: int) -> int:
     return m
 
 
-def _renumbered_rows(rows: list[Row], end: int, delta: int) -> list[Row]:
-    """``rows`` with ``delta`` added to the number of every message from ``end`` on."""
+def _renumbered_rows(
+    rows: list[Row], lo: int, hi: int, after: int, end: int, delta: int
+) -> list[Row]:
+    """``rows[lo:hi]`` with ``delta`` added to the number of every message from ``end`` on;
+    every row from ``after`` on is of such a message (no test of each: a million rows)."""
     if not delta:
-        return rows
-    return [r if r[2] < end else (r[0], r[1], r[2] + delta, r[3], r[4], r[5]) for r in rows]
+        return rows[lo:hi]
+    split = max(lo, min(hi, after))
+    out = [r if r[2] < end else (r[0], r[1], r[2] + delta, *r[3:]) for r in rows[lo:split]]
+    out += [(k, c, m + delta, i, x, d) for k, c, m, i, x, d in rows[split:hi]]
+    return out
+
+
+def _call_keys(m: int, message: Message) -> list[tuple[int, int, int]]:
+    """Every key a call of message ``m`` may have in a nesting (``nest_results``)."""
+    calls = len(message.tool_calls) + len(message.invalid_tool_calls)
+    keys = [(kind, m, i) for i in range(calls) for kind in (CALL, INVALID)]
+    keys += [(BLOCK, m, b) for b in range(len(message.blocks))]
+    return keys

@@ -123,7 +123,8 @@ class Session:
     format: str | None = None
     analysed: bool = False
     graveyard: list[Any] = field(default_factory=list)
-    """Analyses replaced by an edit, kept until a worker drops them."""
+    """What an edit replaced that takes a while to free (analyses; a long history's rows and
+    places of results), kept until the analysis worker drops it."""
     freeze_count: int | None = None
     """``gc.get_freeze_count()`` as ``analysis`` last saw it (None: not counted since)."""
     load_warnings: list[str] = field(default_factory=list)

@@ -67,6 +67,11 @@ class TreeNodes:
         nest = self._nests.get(conv)
         return nest if nest else None
 
+    def compare_nesting(self, conv: int, nest: ResultNesting) -> None:
+        """Compare ``nest``, made of ``conv``'s new links, with the nesting shown now (off the
+        UI thread: nestings are never changed once made, only replaced)."""
+        nest.compared_with(self._nests.get(conv))
+
     def nesting_stale(self) -> bool:
         """Whether a conversation has tool links its nesting was not made from."""
         nests = self._nests
@@ -101,7 +106,7 @@ class TreeNodes:
         """The rows of the results shown under call ``key``, at depth ``d``."""
         out: list[Row] = []
         f = self.filter
-        for kind, rm, b in nest.under.get(key, ()):
+        for kind, rm, b in nest.results_of(key):
             if kind == MSG:
                 if f.active and not self.message_visible(c, rm):
                     continue

@@ -237,6 +237,9 @@ class LoadingScreen(EditingScreen):
         # Computed here, stored on the UI thread: an edit meanwhile makes these stale.
         def links_made(c: int, messages: Any, links: Any) -> None:
             nest = nest_results(messages, links)  # (where the view will show each result)
+            model = self.model
+            if model is not None and model.session is session:
+                model.compare_nesting(c, nest)
             self.app.call_from_thread(self.links_ready, session, c, messages, links, nest)
 
         results = session.analysis(links_made)

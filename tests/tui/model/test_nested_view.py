@@ -3,6 +3,9 @@ searching, pairing and editing work in it as in file order."""
 
 from __future__ import annotations
 
+import gc
+import weakref
+
 import pytest
 
 from bench.generate import generate
@@ -557,3 +560,61 @@ def test_an_edit_changing_the_count_makes_only_the_rows_it_touches(
         session.analyse()
         model.refresh_nesting()
         assert model.rows == _fresh_rows(model), label
+
+
+@pytest.mark.parametrize("path", [DEMO, ANTHROPIC, CLAUDE_CODE, "generated", "odd run"])
+def test_the_results_under_a_call_are_the_results_whose_home_it_is(path: object) -> None:
+    """``results_of`` numbers each result by its own message: every one it gives has the call
+    as its home, and every result of a pair written after its call is among them."""
+    model = _history_named(path)
+    data = model.session.convs[0]
+    nest = nest_results(data.messages, data.links)
+    placed = 0
+    for key in nest.under:
+        for kind, rm, b in nest.results_of(key):
+            assert nest.home[(rm, -1 if kind == MSG else b)] == key
+            assert rm >= key[1]
+            placed += 1
+    assert placed == len(nest.home) > 0
+
+
+def test_a_nesting_compared_off_the_interface_is_known_the_same_at_once() -> None:
+    """The analysis worker compares the nesting it made with the one shown
+    (``compare_nesting``): the interface then knows it places every result the same way
+    without comparing them again, and the one it was compared with is not kept alive by it."""
+    model = _loaded(DEMO)
+    data = model.session.convs[0]
+    shown = model._nests[0]
+    made = nest_results(data.messages, data.links)
+    model.compare_nesting(0, made)
+    assert made.same_places(shown)
+    made.under = {}  # (what it would compare now differs: the comparison made is what counts)
+    assert made.same_places(shown)
+    assert not made.same_places(nest_results(data.messages, data.links))
+    edited = nest_results(data.messages[:6], link_tools(data.messages[:6]))
+    edited.compared_with(shown)  # (places some results differently: not known the same)
+    assert edited.placed_like is None and not edited.same_places(shown)
+    model._nests[0] = made
+    del shown
+    gc.collect()
+    assert made.placed_like is not None and made.placed_like() is None
+
+
+def test_an_edit_leaves_the_rows_and_places_it_replaced_to_the_analysis_worker() -> None:
+    """A count-changing edit hands the rows and the nesting it replaces to the session's
+    graveyard: the analysis worker the edit starts frees them (a fifth of a second at a
+    million messages), not the key."""
+    model = _loaded(DEMO)
+    session = model.session
+    rows = model.rows
+    nest = weakref.ref(model._nests[0])
+    change = EditHistory(session).edit(0, delete_parts([Part("message", 1)]), "delete 1")
+    assert change is not None
+    model.splice(0, change.start, change.old_count, change.new_count, change.replaced)
+    assert model.rows is not rows and any(kept is rows for kept in session.graveyard)
+    gc.collect()
+    assert nest() is not None  # (in the graveyard)
+    del rows
+    session.analysis()
+    gc.collect()
+    assert nest() is None and not session.graveyard
