@@ -77,6 +77,7 @@ class Placement:
             else:
                 model.collapse(pos)
         model._expanded, model._collapsed = opened, closed  # (the same nodes, as they were kept)
+        model.rows_made()
         return True
 
 

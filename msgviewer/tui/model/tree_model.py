@@ -29,8 +29,10 @@ from .rows import (
     conv_msg,
     node_of,
 )
-from .session import Session, message_categories
+from .session import Session, freeze_what_lives, message_categories
 
+FREEZE_ROWS = 100_000
+"""Rows from which a view made anew is set aside from the collector (``rows_made``)."""
 SLICE = 2000
 """Messages whose rows ``building`` makes between two pauses (some 20 ms of work)."""
 
@@ -49,6 +51,13 @@ class TreeModel(NestedEdits):
         """Build the visible rows from scratch (on load, filter change, or new messages)."""
         for _ in self.building():
             pass
+        self.rows_made()
+
+    def rows_made(self) -> None:
+        """Every row was made anew (a rebuild, a placement taken): a long list of them is
+        set aside from the collector, which would walk it at every full collection."""
+        if len(self.rows) >= FREEZE_ROWS:
+            freeze_what_lives()
 
     def building(self) -> Iterator[None]:
         """``rebuild`` a slice at a time: pausing after every ``SLICE`` messages whose rows

@@ -5,6 +5,7 @@ view that changed since."""
 from __future__ import annotations
 
 import dataclasses
+import gc
 from typing import Any
 
 import pytest
@@ -270,3 +271,33 @@ def test_links_nested_off_the_interface_are_used_as_they_are() -> None:
     model, nests = _linked(HISTORIES["generated"]())
     assert model.refresh_nesting(nests)
     assert model._nests[0] is nests[0]
+
+
+def _walked_by_the_collector(value: object) -> bool:
+    """Whether a full collection would look at ``value`` (frozen objects it passes over)."""
+    return any(o is value for o in gc.get_objects())
+
+
+@pytest.mark.parametrize("at_once", [True, False], ids=["rebuilt", "placed a slice at a time"])
+def test_a_long_view_made_anew_is_set_aside_from_the_collector(
+    at_once: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rows made anew for a long history (a rebuild, a placement taken) are frozen: every full
+    collection would otherwise walk their list (a million rows: 30-40 ms every few keys, until
+    the next analysis froze them). A short one's are left to the collector as they are."""
+    model, nests = _linked([Conversation(tuple(generate(300)))])
+    monkeypatch.setattr(tree_model, "FREEZE_ROWS", len(model.rows) + 10**6)
+    model.rebuild()
+    assert _walked_by_the_collector(model.rows)  # (short: left as it is)
+    monkeypatch.setattr(tree_model, "FREEZE_ROWS", 100)
+    try:
+        if at_once:
+            model.rebuild()
+        else:
+            p = placing.placement(model, nests)
+            assert p is not None
+            _steps(p, model)
+            assert p.take()
+        assert len(model.rows) >= 100 and not _walked_by_the_collector(model.rows)
+    finally:
+        gc.unfreeze()  # (the rest of the suite as it was)
