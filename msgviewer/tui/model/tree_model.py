@@ -312,6 +312,12 @@ class TreeModel(NestedEdits):
         rebuild. Expansion state moves with the messages it belongs to; a replaced message
         keeps it when the count is unchanged (an edit in place).
         """
+        self._splice(conv, start, old_count, new_count, replaced)
+        self.rows_made()  # (a new list: set aside now, not only once the analyses are stored)
+
+    def _splice(
+        self, conv: int, start: int, old_count: int, new_count: int, replaced: Sequence[Message]
+    ) -> None:
         end = start + old_count
         delta = new_count - old_count
         messages = self.session.convs[conv].messages
