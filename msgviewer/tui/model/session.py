@@ -328,7 +328,8 @@ def keep_out_of_collections(freeze_count: int | None = None) -> None:
     ``freeze_count``: ``gc.get_freeze_count()`` counted off the UI thread (it walks every
     frozen object); counted here when not given.
     """
-    global _frozen_after_cleanup
+    global _frozen_after_cleanup, _freezes_uncounted
+    _freezes_uncounted = 0
     gc.collect(1)  # young garbage is not frozen
     baseline = _frozen_after_cleanup
     if baseline is not None and freeze_count is None:
@@ -345,11 +346,24 @@ def keep_out_of_collections(freeze_count: int | None = None) -> None:
 def freeze_what_lives() -> None:
     """``keep_out_of_collections`` without counting what is frozen (a walk of every frozen
     object: 0.35 s at a million messages), for what a long history's rows made again leave:
-    left where the collector looks, their list is walked by every full collection (a million
-    rows: 30-40 ms, every few keys). Young garbage is collected first; older garbage frozen
-    with them is counted, and collected, by the next ``keep_out_of_collections``."""
+    left in the collector's generations, their list is walked by every full collection (a
+    million rows: 30-40 ms, every few keys). Young garbage is collected first. What it
+    freezes that is garbage already, or dies in cycles later (some thousands of objects each
+    time: the detail pane's widgets), only a whole collection finds: every ``COUNT_EVERY``-th
+    time, ``keep_out_of_collections`` counts what is frozen and collects it all once it has
+    grown by a quarter, as after an analysis."""
+    global _freezes_uncounted
+    _freezes_uncounted += 1
+    if _freezes_uncounted >= COUNT_EVERY:
+        keep_out_of_collections()
+        return
     gc.collect(1)
     gc.freeze()
+
+
+COUNT_EVERY = 32
+"""``freeze_what_lives`` calls between two counts of what is frozen."""
+_freezes_uncounted = 0
 
 
 def _optional(module: str, name: str) -> Any:

@@ -53,10 +53,15 @@ class TreeModel(NestedEdits):
             pass
         self.rows_made()
 
+    _set_aside = 0
+    """``id`` of the rows last set aside (a list made once is set aside once)."""
+
     def rows_made(self) -> None:
-        """Every row was made anew (a rebuild, a placement taken): a long list of them is
-        set aside from the collector, which would walk it at every full collection."""
-        if len(self.rows) >= FREEZE_ROWS:
+        """The rows are a list made anew (a rebuild, a placement taken, an edit): a long one
+        is set aside from the collector, which would walk it at every full collection."""
+        rows = self.rows
+        if len(rows) >= FREEZE_ROWS and id(rows) != self._set_aside:
+            self._set_aside = id(rows)
             freeze_what_lives()
 
     def building(self) -> Iterator[None]:
@@ -313,7 +318,7 @@ class TreeModel(NestedEdits):
         keeps it when the count is unchanged (an edit in place).
         """
         self._splice(conv, start, old_count, new_count, replaced)
-        self.rows_made()  # (a new list: set aside now, not only once the analyses are stored)
+        self.rows_made()  # (a new list: set aside now, not once the analyses are stored)
 
     def _splice(
         self, conv: int, start: int, old_count: int, new_count: int, replaced: Sequence[Message]
