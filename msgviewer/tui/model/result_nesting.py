@@ -60,10 +60,10 @@ class ResultNesting:
 
     def same_places(self, other: ResultNesting | None) -> bool:
         """Whether ``other`` puts every result where this does (the rows would not change)."""
+        if other is None:
+            return False
         like = self.placed_like
-        if other is not None and like is not None and like() is other:
-            return True
-        return other is not None and self.under == other.under
+        return (like is not None and like() is other) or self.under == other.under
 
     def compared_with(self, other: ResultNesting | None) -> None:
         """Compare with ``other`` now, so that ``same_places(other)`` later is at once: the

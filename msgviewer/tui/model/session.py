@@ -307,7 +307,12 @@ _frozen_after_cleanup: int | None = None
 """How many objects were frozen after the last whole collection (or the first freeze)."""
 
 
-def keep_out_of_collections(freeze_count: int | None = None) -> None:
+COUNT_EVERY = 32
+"""Freezes ``often`` between two counts of what is frozen (``keep_out_of_collections``)."""
+_freezes_uncounted = 0
+
+
+def keep_out_of_collections(freeze_count: int | None = None, *, often: bool = False) -> None:
     """Move what exists now (analyses just stored) out of the collector's reach.
 
     The analyses of a 100,000-message history are some 140,000 objects (call and result
@@ -326,11 +331,19 @@ def keep_out_of_collections(freeze_count: int | None = None) -> None:
     generation, and it keeps such garbage under a quarter of what lives.
 
     ``freeze_count``: ``gc.get_freeze_count()`` counted off the UI thread (it walks every
-    frozen object); counted here when not given.
+    frozen object); counted here when not given. ``often``: for what is made again and again
+    with no analysis between (a long history's rows: left where the collector looks, their
+    list of a million rows is walked by every full collection, 30-40 ms every few keys):
+    what is frozen is counted only every ``COUNT_EVERY``-th time (at a million messages the
+    count takes 0.35 s).
     """
     global _frozen_after_cleanup, _freezes_uncounted
-    _freezes_uncounted = 0
     gc.collect(1)  # young garbage is not frozen
+    _freezes_uncounted = _freezes_uncounted + 1 if often else 0
+    if 0 < _freezes_uncounted < COUNT_EVERY:
+        gc.freeze()
+        return
+    _freezes_uncounted = 0
     baseline = _frozen_after_cleanup
     if baseline is not None and freeze_count is None:
         freeze_count = gc.get_freeze_count()
@@ -341,29 +354,6 @@ def keep_out_of_collections(freeze_count: int | None = None) -> None:
     gc.freeze()
     if cleanup or baseline is None:
         _frozen_after_cleanup = gc.get_freeze_count()
-
-
-def freeze_what_lives() -> None:
-    """``keep_out_of_collections`` without counting what is frozen (a walk of every frozen
-    object: 0.35 s at a million messages), for what a long history's rows made again leave:
-    left in the collector's generations, their list is walked by every full collection (a
-    million rows: 30-40 ms, every few keys). Young garbage is collected first. What it
-    freezes that is garbage already, or dies in cycles later (some thousands of objects each
-    time: the detail pane's widgets), only a whole collection finds: every ``COUNT_EVERY``-th
-    time, ``keep_out_of_collections`` counts what is frozen and collects it all once it has
-    grown by a quarter, as after an analysis."""
-    global _freezes_uncounted
-    _freezes_uncounted += 1
-    if _freezes_uncounted >= COUNT_EVERY:
-        keep_out_of_collections()
-        return
-    gc.collect(1)
-    gc.freeze()
-
-
-COUNT_EVERY = 32
-"""``freeze_what_lives`` calls between two counts of what is frozen."""
-_freezes_uncounted = 0
 
 
 def _optional(module: str, name: str) -> Any:

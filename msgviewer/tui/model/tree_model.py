@@ -29,7 +29,7 @@ from .rows import (
     conv_msg,
     node_of,
 )
-from .session import Session, freeze_what_lives, message_categories
+from .session import Session, keep_out_of_collections, message_categories
 
 FREEZE_ROWS = 100_000
 """Rows from which a view made anew is set aside from the collector (``rows_made``)."""
@@ -62,7 +62,7 @@ class TreeModel(NestedEdits):
         rows = self.rows
         if len(rows) >= FREEZE_ROWS and id(rows) != self._set_aside:
             self._set_aside = id(rows)
-            freeze_what_lives()
+            keep_out_of_collections(often=True)
 
     def building(self) -> Iterator[None]:
         """``rebuild`` a slice at a time: pausing after every ``SLICE`` messages whose rows

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import gc
-import subprocess
-import sys
 from typing import Any
 
 import pytest
@@ -314,44 +312,3 @@ def test_a_long_view_made_anew_is_set_aside_from_the_collector(
     finally:
         gc.unfreeze()  # (what earlier tests froze too: counted afresh at the next analysis)
         monkeypatch.setattr(session_module, "_frozen_after_cleanup", None)
-
-
-_REBUILDS_PROBE = """
-import gc, sys
-from msgviewer import load
-from msgviewer.tui.model import session as session_module, tree_model
-from msgviewer.tui.model.history import EditHistory
-from msgviewer.tui.model.session import Session
-from msgviewer.tui.model.tree_model import TreeModel
-session_module.COUNT_EVERY = 4
-tree_model.FREEZE_ROWS = 1
-session = Session.from_conversations(load(sys.argv[1]))
-session.analyse()
-model = TreeModel(session)
-for _ in range(24):
-    cycles = [[] for _ in range(gc.get_freeze_count() // 5 + 1000)]
-    for cycle in cycles:
-        cycle.append(cycle)
-    model.collapse_all()  # the rows made anew: frozen, and the cycles with them
-    del cycles, cycle
-frozen = gc.get_freeze_count()
-gc.unfreeze()
-print(gc.collect(), frozen)
-"""
-
-
-def test_setting_rows_aside_again_and_again_does_not_keep_dead_cycles_without_end() -> None:
-    """Views made anew again and again with no analysis between (a user toggling the view or
-    collapsing all, never editing) freeze what lives each time, and what of it later dies in
-    cycles: every few times what is frozen is counted and, once it has grown by a quarter,
-    collected, so such garbage stays a part of what is frozen. (Here each round leaves dead
-    cycles of a fifth of what is frozen: kept forever, 24 rounds would make 99% of it
-    garbage.) In a process of its own: what earlier tests froze would count too."""
-    out = subprocess.run(
-        [sys.executable, "-c", _REBUILDS_PROBE, str(DEMO)],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    dead, frozen = (int(x) for x in out.split())
-    assert dead < frozen * 2 / 3
