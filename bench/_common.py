@@ -45,13 +45,15 @@ def data_file(n: int, fmt: str, seed: int = 0) -> Path | None:
 
 
 VARIANTS = {
-    "openai-chat": ("deepseek", "one-odd"),
+    "openai-chat": ("deepseek", "one-odd", "odd-value", "odd-early"),
     "msgviewer": ("one-odd",),
 }
 """Off-shape variants of a format's generated file, as real loggers write them:
 ``deepseek``: every assistant message with its own ``usage`` and ``reasoning_content``;
 ``one-odd``: one message in the middle with a key no common shape has (native: an alias
-role)."""
+role); ``odd-value``: one assistant message in the middle with the citations of a web search
+(``annotations`` not empty: a value of a type no common shape has); ``odd-early``: a key of
+the logger's own on the sixth message (among those detection looks at)."""
 
 
 def variant_file(n: int, fmt: str, variant: str) -> Path | None:
@@ -80,6 +82,18 @@ def variant_file(n: int, fmt: str, variant: str) -> Path | None:
     elif variant == "one-odd":
         middle = messages[len(messages) // 2]
         middle["x_logger_note"] = "kept as the file has it"
+    elif variant == "odd-value":
+        middle = next(
+            m
+            for m in messages[len(messages) // 2 :]
+            if m["role"] == "assistant" and type(m.get("content")) is str
+        )
+        cited = {"url": "https://example.com/", "title": "Example", "start_index": 0}
+        middle["annotations"] = [
+            {"type": "url_citation", "url_citation": {**cited, "end_index": 5}}
+        ]
+    elif variant == "odd-early":
+        messages[5]["x_logger_note"] = "kept as the file has it"
     else:
         raise ValueError(f"no variant {variant!r}")
     path.write_bytes(orjson.dumps(value))

@@ -28,7 +28,8 @@ from itertools import pairwise
 from typing import Any
 
 OFF_SHAPES: Any = object()
-"""What decoding a piece gives for a message off the common shapes."""
+"""What decoding a piece gives where the file is to be read the loose way (its messages
+mostly off the common shapes)."""
 
 PIECE = 1 << 21
 """About how many bytes of messages a piece holds; a file of fewer than two is decoded whole."""
@@ -60,11 +61,10 @@ def decode(
 ) -> Any:
     """The messages of ``data`` and, of a body, its other fields (raw, by ``fields`` of a
     decoded body), decoded a piece at a time by ``decode_piece(piece, messages before it)``;
-    ``OFF_SHAPES`` where a piece's decode gives it (a message off the common shapes, or one a
-    cut inside a message made: either way the caller's loose way reads the file as the usual
-    way does, only slower). None where the file is decoded whole: its start is not one read
-    here, no cut was found, a piece is no JSON, or the pieces do not show that the cuts lie
-    between its messages."""
+    ``OFF_SHAPES`` where a piece's decode gives it (the caller's loose way then reads the
+    whole file as the usual way does, only slower). None where the file is decoded whole: its
+    start is not one read here, no cut was found, a piece is no JSON, or the pieces do not
+    show that the cuts lie between its messages."""
     start = list_start(data)
     head = None
     if start is None:

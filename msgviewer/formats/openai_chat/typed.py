@@ -72,9 +72,11 @@ def decode(data: Any, check: Callable[[Any], bool] | None = None) -> Document | 
     A message past what detection sees with a key of its own (a logger's note) is decoded again
     with that key learned, up to ``LEARNED_AT_MOST`` keys: with its piece of the file where the
     messages are decoded a piece at a time (``pieces``), else with the whole file; where
-    decoding every message alone would cost the file a skim and a decode more."""
+    decoding every message alone would cost the file a skim and a decode more. Any other
+    message off the common shapes has its piece decoded loosely (``_loosely``), the file
+    whole where it is not cut."""
     learner = _Learner()
-    decoded = pieces.decode(data, learner.decode, _raws) if pieces.cuttable(data) else None
+    decoded = pieces.decode(data, learner.piece, _raws) if pieces.cuttable(data) else None
     if decoded is None:
         learner = _Learner()  # (anew: places counted in pieces cut wrong are no places)
         doc = learner.decode(data)
@@ -123,6 +125,12 @@ class _Learner:
                 # DecodeError, UnicodeDecodeError; input msgspec does not take (a str subclass);
                 # nesting past msgspec's depth: the usual way reads or reports them all
                 return None
+
+    def piece(self, buffer: Any, before: int) -> Any:
+        """``decode`` of a piece of the file; one holding a message off the common shapes is
+        decoded loosely (``_loosely``), so that the message costs its piece, not the file."""
+        doc = self.decode(buffer, before)
+        return _loosely(buffer) if doc is pieces.OFF_SHAPES else doc
 
     def as_dicts(self, messages: list[Item]) -> bool:
         """``_learned_as_dicts`` of the keys learned."""
@@ -191,7 +199,10 @@ def _learned_as_dicts(messages: list[Item], keys: tuple[str, ...], firsts: list[
     fields = [(f"learned_{i}", key) for i, key in enumerate(keys)]
     holding = set()
     for (field, _), first in zip(fields, firsts, strict=True):
-        values = map(attrgetter(field), messages[first:])
+        try:
+            values = list(map(attrgetter(field), messages[first:]))
+        except AttributeError:  # (a message of a piece decoded loosely is a dict already)
+            values = [getattr(m, field, UNSET) for m in messages[first:]]
         holding.update(i for i, v in enumerate(values, first) if v is not UNSET)
     for i in sorted(holding):
         m = messages[i]
@@ -218,8 +229,37 @@ def _decode_loosely(data: Any, check: Callable[[Any], bool] | None) -> Document 
     meta: dict[str, Any] | None = {}
     if type(doc) is not list and (meta := _request_fields(data, _raws(doc))) is None:
         return None
+    seen = None if check is None else lambda items: check(_sample(items, meta, doc))
+    items = _items(raws, seen)
+    if items is None:
+        return None
+    return items if type(doc) is list else Body(items, meta or {})
+
+
+def _loosely(piece: Any) -> Any:
+    """A piece of the file holding a message off the common shapes, decoded as
+    ``_decode_loosely`` decodes a file (a body's first or last piece: its raw fields too);
+    ``pieces.OFF_SHAPES`` where most messages, or one that is no message, send the file the
+    usual way; None for what is no JSON."""
+    try:
+        doc: Any = _loose.decode(piece)
+    except (ValueError, TypeError, RecursionError):
+        return None
+    items = _items(doc if type(doc) is list else doc.messages)
+    if items is None:
+        return pieces.OFF_SHAPES
+    if type(doc) is list:
+        return items
+    doc.messages = items
+    return doc
+
+
+def _items(raws: list[Raw], seen: Callable[[list[Item]], bool] | None = None) -> list[Item] | None:
+    """The messages of ``raws`` decoded in batches, a batch holding a message off the common
+    shapes one by one, that message parsed as the usual way parses it; None where one is no
+    message, where most of the first batch is off them (reading each alone costs more than it
+    saves), or where ``seen`` (given the first batch: what detection sees) says no."""
     items: list[Item] = []
-    checked = check is None
     for at in range(0, len(raws), _BATCH):
         batch = raws[at : at + _BATCH]
         try:  # a run of messages of the common shapes decodes as one array, in one call
@@ -227,14 +267,12 @@ def _decode_loosely(data: Any, check: Callable[[Any], bool] | None) -> Document 
         except msgspec.ValidationError:
             odd = _each(batch, items)
             if odd < 0 or (at == 0 and odd * _MOSTLY_ODD > len(batch)):
-                return None  # (many such messages: reading each alone costs more than it saves)
+                return None
         except (ValueError, TypeError, RecursionError):
             return None
-        if not checked:  # what detection sees, before the rest is decoded for nothing
-            checked = True
-            if not check(_sample(items, meta, doc)):  # type: ignore[misc]
-                return None
-    return items if type(doc) is list else Body(items, meta or {})
+        if seen is not None and at == 0 and not seen(items):
+            return None  # (before the rest is decoded for nothing)
+    return items
 
 
 def _each(raws: list[Raw], items: list[Item]) -> int:

@@ -136,6 +136,23 @@ def test_two_keys_learned_in_pieces_apart() -> None:
         _assert_as_usual(data)
 
 
+@pytest.mark.parametrize("learned, loose", [(100, 300), (300, 100)])
+def test_a_key_learned_and_a_piece_decoded_loosely(learned: int, loose: int) -> None:
+    messages = [dict(_USER, content=f"hi {i}") for i in range(400)]
+    messages[learned] = {**messages[learned], "x_note": 1}
+    messages[loose] = {**messages[loose], "content": None, "refusal": 7}  # (a value off them)
+    data = orjson.dumps(messages)
+    with _pieces_of(1024) as decoded:
+        doc = typed.decode(data)
+    assert doc is not None and len(decoded) > 5
+    assert [m for m in doc if type(m) is dict] == [
+        messages[min(learned, loose)],
+        messages[max(learned, loose)],
+    ]
+    with _pieces_of(1024):
+        _assert_as_usual(data)
+
+
 def test_a_field_whose_array_holds_the_cut_is_not_taken_for_the_messages() -> None:
     # The first piece would end in the second "model" (a plain value first, an array after).
     inner = ", ".join(json.dumps(dict(_USER, content=str(i))) for i in range(40))
@@ -144,30 +161,48 @@ def test_a_field_whose_array_holds_the_cut_is_not_taken_for_the_messages() -> No
         _assert_as_usual(data)
 
 
-def test_one_odd_message_costs_its_piece(tmp_path: Path) -> None:
+def _with_one_odd(value: Any, odd: str) -> int:
+    """Make one message of ``value`` odd as ``odd`` says; its place."""
+    messages = value["messages"]
+    if odd == "value":  # a web search's citations: a value of a type no record has
+        at = next(
+            i
+            for i, m in enumerate(messages)
+            if i >= len(messages) // 2 and m["role"] == "assistant" and type(m["content"]) is str
+        )
+        cited = {"url": "https://example.com/", "title": "Example", "start_index": 0}
+        messages[at]["annotations"] = [{"type": "url_citation", "url_citation": cited}]
+    else:  # a logger's own key: learned past what detection sees, not within it
+        at = len(messages) // 2 if odd == "key" else 5
+        messages[at]["x_logger_note"] = "kept"
+    return at
+
+
+def _counted(decoder: Any, sizes: list[int]) -> Any:
+    return mock.Mock(decode=lambda piece: sizes.append(len(piece)) or decoder.decode(piece))
+
+
+@pytest.mark.parametrize("odd", ["key", "value", "early"])
+def test_one_odd_message_costs_its_piece(odd: str) -> None:
     value = orjson.loads(_history(3_000))
-    middle = len(value["messages"]) // 2
-    value["messages"][middle]["x_logger_note"] = "kept"
+    at = _with_one_odd(value, odd)
     data = orjson.dumps(value)
     sizes: list[int] = []
     learning = typed._learning
-
-    def counted(keys: tuple[str, ...]) -> Any:
-        decoder = learning(keys)
-        return mock.Mock(decode=lambda piece: sizes.append(len(piece)) or decoder.decode(piece))
-
-    plain = typed._decoder
-    first = mock.Mock(decode=lambda piece: sizes.append(len(piece)) or plain.decode(piece))
+    many = typed._many
     with (
         _pieces_of(1 << 16) as decoded,
-        mock.patch.object(typed, "_decoder", first),
-        mock.patch.object(typed, "_learning", counted),
+        mock.patch.object(typed, "_decoder", _counted(typed._decoder, sizes)),
+        mock.patch.object(typed, "_learning", lambda keys: _counted(learning(keys), sizes)),
+        mock.patch.object(typed, "_loose", _counted(typed._loose, sizes)),
+        mock.patch.object(typed, "_many", lambda batch: sizes.append(len(batch)) or many(batch)),
     ):
         doc = typed.decode(data)
     assert isinstance(doc, typed.Body) and len(decoded) > 10
-    assert [m for m in doc.messages if type(m) is dict] == [value["messages"][middle]]
-    # every piece decoded once, the odd message's twice (the file's bytes, brackets added)
-    again = max(len(p) for p in decoded)
+    assert [m for m in doc.messages if type(m) is dict] == [value["messages"][at]]
+    # every piece decoded once, the odd message's again: learning its key, or loosely (its
+    # messages as raw JSON, then in batches): the file's bytes, brackets and commas added
+    again = (1 if odd == "key" else 2) * max(len(p) for p in decoded)
     assert len(data) < sum(sizes) <= len(data) + again + 4 * len(decoded)
     _assert_as_usual(data)
 
