@@ -59,6 +59,11 @@ class Scan:
     """Records that cannot be read (reported, and kept aside as they were)."""
     bridge: dict[str, Any] = field(default_factory=dict)
     """uuid -> parent of the lines that cannot be read: the chain goes on through them."""
+    outside: list[str] = field(default_factory=list)
+    """The parent uuids of chain lines that no chain line has (an excerpt, a session continued
+    from another), in the order the lines name them."""
+    title: str | None = None
+    """The text of the first ``summary`` line."""
 
 
 def _refused(rec: Any) -> tuple[str, str] | None:
@@ -100,6 +105,8 @@ def scan(records: list[Any], ctx: Context) -> Scan:
     side: list[int] = []
     bad: list[int] = []
     bridge: dict[str, Any] = {}
+    named: dict[str, None] = {}  # parents not among the chain lines before: maybe outside
+    title = None
     linear = True
     previous: Any = None  # uuid of the last main line
     for j, rec in enumerate(records):
@@ -107,6 +114,8 @@ def scan(records: list[Any], ctx: Context) -> Scan:
         if type(kind) is str and kind not in CHAIN_TYPES:
             if kind not in OTHER_TYPES:
                 ctx.warn(f"unknown line type {kind!r} kept as is", "$.type", record=j)
+            elif kind == "summary" and title is None and isinstance(rec.get("summary"), str):
+                title = rec["summary"]
             continue
         refused = _refused(rec)
         if refused is not None:
@@ -127,6 +136,10 @@ def scan(records: list[Any], ctx: Context) -> Scan:
             linear = False
             continue
         chain[uid] = j
+        if parent is not None and parent not in chain:
+            named[parent] = None
+        if logical is not None and logical not in chain:
+            named[logical] = None
         if rec.get("isSidechain") is True:
             side.append(j)
             continue
@@ -140,7 +153,8 @@ def scan(records: list[Any], ctx: Context) -> Scan:
                 rec[key] = previous
         main.append(j)
         previous = uid
-    return Scan(chain, repeated, main, side, linear, bad, bridge)
+    outside = [p for p in named if p not in chain]
+    return Scan(chain, repeated, main, side, linear, bad, bridge, outside, title)
 
 
 def _parent(rec: dict[str, Any]) -> Any:

@@ -253,32 +253,9 @@ def read(records: Any, ctx: Context) -> list[Conversation]:
             and chain.get(uid) == j
         ):
             anchor = uid
-    title = next(
-        (
-            r["summary"]
-            for r in records
-            if type(r) is dict and r.get("type") == "summary" and isinstance(r.get("summary"), str)
-        ),
-        None,
-    )
     meta: dict[str, Any] = {OTHER_LINES: other} if other else {}
-    outside = _outside_parents(records, found)
-    if outside:
-        meta[OUTSIDE_PARENTS] = outside
+    if found.outside:  # (written back as they are, not taken for a deleted line's parent)
+        meta[OUTSIDE_PARENTS] = found.outside
     if web is not None:
         meta[WEB_EXPORT] = web
-    return [Conversation(tuple(messages), NAME, meta, title)]
-
-
-def _outside_parents(records: list[Any], found: Scan) -> list[str]:
-    """The parent uuids that no line of the file has (an excerpt, a session continued from
-    another): written back as they are, not taken for the parent of a deleted line."""
-    chain = found.chain
-    out: dict[str, None] = {}
-    for j in chain.values():
-        rec = records[j]
-        for key in ("parentUuid", "logicalParentUuid"):
-            parent = rec.get(key)
-            if parent is not None and parent not in chain:
-                out[parent] = None
-    return list(out)
+    return [Conversation(tuple(messages), NAME, meta, found.title)]
