@@ -29,7 +29,7 @@ from typing import Any
 
 OFF_SHAPES: Any = object()
 """What decoding a piece gives where the file is to be read the loose way (its messages
-mostly off the common shapes)."""
+mostly off the common shapes, or maybe another format's)."""
 
 PIECE = 1 << 21
 """About how many bytes of messages a piece holds; a file of fewer than two is decoded whole."""

@@ -75,7 +75,7 @@ def decode(data: Any, check: Callable[[Any], bool] | None = None) -> Document | 
     decoding every message alone would cost the file a skim and a decode more. Any other
     message off the common shapes has its piece decoded loosely (``_loosely``), the file
     whole where it is not cut."""
-    learner = _Learner()
+    learner = _Learner(check)
     decoded = pieces.decode(data, learner.piece, _raws) if pieces.cuttable(data) else None
     if decoded is None:
         learner = _Learner()  # (anew: places counted in pieces cut wrong are no places)
@@ -102,7 +102,8 @@ def _messages_and_fields(doc: Any) -> tuple[list[Item], dict[str, Raw] | None]:
 class _Learner:
     """The decoder, learning the keys of a logger's own that messages past the sample hold."""
 
-    def __init__(self) -> None:
+    def __init__(self, check: Callable[[Any], bool] | None = None) -> None:
+        self.check = check  # (what detection says of the messages of a piece decoded loosely)
         self.decoder = _decoder
         self.learned: tuple[str, ...] = ()
         self.firsts: list[int] = []  # (the first message holding each: none before it does)
@@ -130,7 +131,10 @@ class _Learner:
         """``decode`` of a piece of the file; one holding a message off the common shapes is
         decoded loosely (``_loosely``), so that the message costs its piece, not the file."""
         doc = self.decode(buffer, before)
-        return _loosely(buffer) if doc is pieces.OFF_SHAPES else doc
+        if doc is not pieces.OFF_SHAPES:
+            return doc
+        check = self.check
+        return _loosely(buffer, None if check is None else lambda items: check(sample(items)))
 
     def as_dicts(self, messages: list[Item]) -> bool:
         """``_learned_as_dicts`` of the keys learned."""
@@ -236,16 +240,18 @@ def _decode_loosely(data: Any, check: Callable[[Any], bool] | None) -> Document 
     return items if type(doc) is list else Body(items, meta or {})
 
 
-def _loosely(piece: Any) -> Any:
+def _loosely(piece: Any, seen: Callable[[list[Item]], bool] | None) -> Any:
     """A piece of the file holding a message off the common shapes, decoded as
     ``_decode_loosely`` decodes a file (a body's first or last piece: its raw fields too);
-    ``pieces.OFF_SHAPES`` where most messages, or one that is no message, send the file the
-    usual way; None for what is no JSON."""
+    ``pieces.OFF_SHAPES``, for the loose way to read the whole file, where ``_items`` gives
+    None (most messages off the shapes, one no message or not valid, or ``seen`` says what
+    detection would see of the piece's messages is another format's); None for a piece that
+    is no JSON."""
     try:
         doc: Any = _loose.decode(piece)
     except (ValueError, TypeError, RecursionError):
         return None
-    items = _items(doc if type(doc) is list else doc.messages)
+    items = _items(doc if type(doc) is list else doc.messages, seen)
     if items is None:
         return pieces.OFF_SHAPES
     if type(doc) is list:

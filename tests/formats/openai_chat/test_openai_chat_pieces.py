@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from msgviewer import dumps, loads
 from msgviewer.core.errors import MsgviewerError
 from msgviewer.formats.openai_chat import pieces, typed
+from msgviewer.formats.registry import sniff_value
 from tests.corpus import CORPUS
 
 from .test_openai_chat_typed import (
@@ -204,6 +205,20 @@ def test_one_odd_message_costs_its_piece(odd: str) -> None:
     # messages as raw JSON, then in batches): the file's bytes, brackets and commas added
     again = (1 if odd == "key" else 2) * max(len(p) for p in decoded)
     assert len(data) < sum(sizes) <= len(data) + again + 4 * len(decoded)
+    _assert_as_usual(data)
+
+
+def test_another_formats_file_is_told_at_its_first_odd_piece() -> None:
+    """Detection looks at a piece decoded loosely: the pieces after it are not decoded for a
+    file the usual way reads as another format's (Anthropic's blocks, in one message)."""
+    messages = [dict(_USER, content=f"hi {i}") for i in range(400)]
+    messages[200] = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t"}]}
+    data = orjson.dumps(messages)
+    assert sniff_value(messages) == "anthropic"
+    with _pieces_of(1024) as decoded:
+        doc = typed.decode(data, lambda seen: sniff_value(seen) == "openai-chat")
+    assert doc is None
+    assert len(decoded) > 5 and sum(map(len, decoded)) < len(data) * 2 // 3
     _assert_as_usual(data)
 
 
