@@ -6,8 +6,9 @@
 
 Cold start: wall time from starting a fresh process to the first conversation rows painted by
 the tree, against a fresh process that only runs ``orjson.loads`` on the same file (medians of
-interleaved starts), both from compiled bytecode. The same run records whether the loading text
-was painted before parsing ended.
+interleaved starts), both from compiled bytecode, for the native file and for OpenAI chat logs
+(as generated, DeepSeek-style, and with one odd message: ``bench/_common.VARIANTS``). The same
+run records whether the loading text was painted before parsing ended.
 
 Key latency: the large history and a small one (its first n-1 messages and its last, so that
 every key, ``end`` included, lands on the same message at both sizes) each open in a process
@@ -482,10 +483,17 @@ def main() -> int:
         return summary()
     if args.starts > 0:
         cold_start(paths[-1], args.starts)  # type: ignore[arg-type]
-        # an OpenAI chat log whose assistant messages carry their own usage and reasoning
-        logged = variant_file(sizes[-1], "openai-chat", "deepseek")
-        if logged is not None:
-            cold_start(logged, args.starts, "openai-chat (deepseek) ")
+        # an OpenAI chat log as it is generated, with every assistant message's own usage and
+        # reasoning, and with one message of a value no common shape has (a web search's
+        # citations): the last costs what its message costs, not a slower way for the file
+        chat = [(data_file(sizes[-1], "openai-chat"), "openai-chat ")]
+        for variant in ("deepseek", "odd-value"):
+            chat.append(
+                (variant_file(sizes[-1], "openai-chat", variant), f"openai-chat ({variant}) ")
+            )
+        for logged, label in chat:
+            if logged is not None:
+                cold_start(logged, args.starts, label)
     if len(paths) > 1:
         for view in views:
             key_latency(paths[0], paths[-1], args.rounds, view)  # type: ignore[arg-type]
