@@ -83,7 +83,7 @@ def decode(data: Any, check: Callable[[Any], bool] | None = None) -> Document | 
         decoded = doc if doc is None or doc is pieces.OFF_SHAPES else _messages_and_fields(doc)
     if decoded is pieces.OFF_SHAPES:
         return _off_the_shapes(data, check)
-    if decoded is None:
+    if decoded is None or decoded is pieces.USUAL:
         return None
     messages, raws = decoded
     if not messages or not learner.as_dicts(messages):
@@ -134,7 +134,8 @@ class _Learner:
         if doc is not pieces.OFF_SHAPES:
             return doc
         check = self.check
-        return _loosely(buffer, None if check is None else lambda items: check(sample(items)))
+        seen = None if check is None else lambda items: check(sample(items))
+        return _loosely(buffer, seen, before == 0)
 
     def as_dicts(self, messages: list[Item]) -> bool:
         """``_learned_as_dicts`` of the keys learned."""
@@ -240,20 +241,22 @@ def _decode_loosely(data: Any, check: Callable[[Any], bool] | None) -> Document 
     return items if type(doc) is list else Body(items, meta or {})
 
 
-def _loosely(piece: Any, seen: Callable[[list[Item]], bool] | None) -> Any:
+def _loosely(piece: Any, seen: Callable[[list[Item]], bool] | None, first: bool) -> Any:
     """A piece of the file holding a message off the common shapes, decoded as
     ``_decode_loosely`` decodes a file (a body's first or last piece: its raw fields too);
-    ``pieces.OFF_SHAPES``, for the loose way to read the whole file, where ``_items`` gives
-    None (most messages off the shapes, one no message or not valid, or ``seen`` says what
-    detection would see of the piece's messages is another format's); None for a piece that
-    is no JSON."""
+    where ``_items`` gives None (most messages off the shapes, one no message or not valid,
+    or ``seen`` says what detection would see of the piece's messages is another format's),
+    ``pieces.USUAL`` for the ``first`` piece (the loose way would find the same at the
+    file's start: another format's file is parsed once more, not twice) and
+    ``pieces.OFF_SHAPES`` for a later one (for the loose way to read the whole file); None for
+    a piece that is no JSON."""
     try:
         doc: Any = _loose.decode(piece)
     except (ValueError, TypeError, RecursionError):
         return None
     items = _items(doc if type(doc) is list else doc.messages, seen)
     if items is None:
-        return pieces.OFF_SHAPES
+        return pieces.USUAL if first else pieces.OFF_SHAPES
     if type(doc) is list:
         return items
     doc.messages = items

@@ -208,17 +208,21 @@ def test_one_odd_message_costs_its_piece(odd: str) -> None:
     _assert_as_usual(data)
 
 
-def test_another_formats_file_is_told_at_its_first_odd_piece() -> None:
+@pytest.mark.parametrize("at", [3, 200])
+def test_another_formats_file_is_told_at_its_first_odd_piece(at: int) -> None:
     """Detection looks at a piece decoded loosely: the pieces after it are not decoded for a
-    file the usual way reads as another format's (Anthropic's blocks, in one message)."""
+    file the usual way reads as another format's (Anthropic's blocks, in one message), and
+    told at the first piece, the file is not decoded loosely again from its start."""
     messages = [dict(_USER, content=f"hi {i}") for i in range(400)]
-    messages[200] = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t"}]}
+    messages[at] = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t"}]}
     data = orjson.dumps(messages)
     assert sniff_value(messages) == "anthropic"
-    with _pieces_of(1024) as decoded:
+    whole = mock.Mock(wraps=typed._decode_loosely)
+    with _pieces_of(1024) as decoded, mock.patch.object(typed, "_decode_loosely", whole):
         doc = typed.decode(data, lambda seen: sniff_value(seen) == "openai-chat")
     assert doc is None
-    assert len(decoded) > 5 and sum(map(len, decoded)) < len(data) * 2 // 3
+    assert decoded and sum(map(len, decoded)) < len(data) * 2 // 3
+    assert whole.called == (at == 200)  # (a later piece: the loose way may read more)
     _assert_as_usual(data)
 
 
