@@ -27,12 +27,9 @@ from collections.abc import Callable, Iterator
 from itertools import pairwise
 from typing import Any
 
-OFF_SHAPES: Any = object()
-"""What decoding a piece gives where the file is to be read the loose way (its messages
-mostly off the common shapes, or maybe another format's)."""
 USUAL: Any = object()
-"""What decoding a piece gives where the file is to be read the usual way (what the loose way
-would find at its start, found at the start of its first piece)."""
+"""What decoding a piece gives where the file is to be read the usual way (what would turn the
+loose way down is found in the piece)."""
 
 PIECE = 1 << 21
 """About how many bytes of messages a piece holds; a file of fewer than two is decoded whole."""
@@ -64,10 +61,9 @@ def decode(
 ) -> Any:
     """The messages of ``data`` and, of a body, its other fields (raw, by ``fields`` of a
     decoded body), decoded a piece at a time by ``decode_piece(piece, messages before it)``;
-    ``OFF_SHAPES`` or ``USUAL`` where a piece's decode gives it (the caller's loose way, or
-    the usual way, then reads the whole file). None where the file is decoded whole: its
-    start is not one read here, no cut was found, a piece is no JSON, or the pieces do not
-    show that the cuts lie between its messages."""
+    ``USUAL`` where a piece's decode gives it (the usual way then reads the whole file).
+    None where the file is decoded whole: its start is not one read here, no cut was found,
+    a piece is no JSON, or the pieces do not show that the cuts lie between its messages."""
     start = list_start(data)
     head = None
     if start is None:
@@ -84,7 +80,7 @@ def decode(
     first = last = None  # (of a body: the first piece and the last; the others are lists)
     for piece in pieces(data, at, LIST_ENDS if head is None else BODY_ENDS):
         doc = decode_piece(piece, len(messages))
-        if doc is None or doc is OFF_SHAPES or doc is USUAL:
+        if doc is None or doc is USUAL:
             return doc
         if type(doc) is list:
             messages += doc

@@ -57,6 +57,9 @@ _MOSTLY_ODD = 4
 """More than one message in this many of the first batch off the common shapes: the usual way
 (with most messages read by the careful reader either way, it is the quicker)."""
 _REQUEST_FIELDS = Request.__struct_fields__[1:]
+OFF_SHAPES: Any = object()
+"""What ``_Learner.decode`` gives for a message off the common shapes (but by a key of its own
+that it can learn)."""
 SAMPLE = 20
 """How many messages detection looks at, but for other formats' blocks (Anthropic's sniffer
 looks for them in every message): those are in no record, so ``sample`` adds the messages
@@ -80,8 +83,8 @@ def decode(data: Any, check: Callable[[Any], bool] | None = None) -> Document | 
     if decoded is None:
         learner = _Learner()  # (anew: places counted in pieces cut wrong are no places)
         doc = learner.decode(data)
-        decoded = doc if doc is None or doc is pieces.OFF_SHAPES else _messages_and_fields(doc)
-    if decoded is pieces.OFF_SHAPES:
+        decoded = doc if doc is None or doc is OFF_SHAPES else _messages_and_fields(doc)
+    if decoded is OFF_SHAPES:
         return _off_the_shapes(data, check)
     if decoded is None or decoded is pieces.USUAL:
         return None
@@ -103,13 +106,18 @@ class _Learner:
     """The decoder, learning the keys of a logger's own that messages past the sample hold."""
 
     def __init__(self, check: Callable[[Any], bool] | None = None) -> None:
-        self.check = check  # (what detection says of the messages of a piece decoded loosely)
         self.decoder = _decoder
         self.learned: tuple[str, ...] = ()
         self.firsts: list[int] = []  # (the first message holding each: none before it does)
+        # What detection would see of the pieces decoded so far (``sample``), for ``check`` to
+        # be asked before a piece decoded loosely has the rest decoded for nothing
+        self.check = check
+        self.heads: list[Item] = []  # (the file's first ``SAMPLE`` messages)
+        self.odds: list[dict[str, Any]] = []  # (every later one off the records' shapes)
+        self.fields: dict[str, Any] | None = None  # (a body's, before its messages)
 
     def decode(self, buffer: Any, before: int = 0) -> Any:
-        """``buffer`` (messages after ``before`` others) decoded; ``pieces.OFF_SHAPES`` for a
+        """``buffer`` (messages after ``before`` others) decoded; ``OFF_SHAPES`` for a
         message off the common shapes other than by a key it can learn; None for what is no
         JSON."""
         while True:
@@ -118,7 +126,7 @@ class _Learner:
             except msgspec.ValidationError as error:
                 found = _key_to_learn(str(error), self.learned, before)
                 if found is None or len(self.learned) == LEARNED_AT_MOST:
-                    return pieces.OFF_SHAPES
+                    return OFF_SHAPES
                 self.learned += (found[0],)
                 self.firsts.append(found[1])
                 self.decoder = _learning(self.learned)
@@ -131,11 +139,69 @@ class _Learner:
         """``decode`` of a piece of the file; one holding a message off the common shapes is
         decoded loosely (``_loosely``), so that the message costs its piece, not the file."""
         doc = self.decode(buffer, before)
-        if doc is not pieces.OFF_SHAPES:
-            return doc
+        loose = doc is OFF_SHAPES
+        if loose:
+            doc = self._loosely(buffer, before)
+        if self.check is not None and doc is not None and doc is not pieces.USUAL:
+            self._saw(doc, before, loose)
+        return doc
+
+    def _loosely(self, piece: Any, before: int) -> Any:
+        """A piece holding a message off the common shapes, decoded as ``_decode_loosely``
+        decodes a file (a body's first or last piece: its raw fields too); ``pieces.USUAL``
+        where ``_items`` gives None, as the loose way would for the whole file: one message
+        is no message or not valid, what detection would see of the file is another format's,
+        or (in the first piece: at the file's start) most messages are off the shapes. None
+        for a piece that is no JSON."""
+        try:
+            doc: Any = _loose.decode(piece)
+        except (ValueError, TypeError, RecursionError):
+            return None
+        body = type(doc) is not list
+        if body and before == 0:
+            self._fields(doc)
+        items = _items(doc.messages if body else doc, self._seen(before), before == 0)
+        if items is None:
+            return pieces.USUAL
+        if not body:
+            return items
+        doc.messages = items
+        return doc
+
+    def _seen(self, before: int) -> Callable[[list[Item]], bool] | None:
+        """``check`` of what detection would see of the file, given the first messages of a
+        piece after ``before`` others (and the pieces before it)."""
         check = self.check
-        seen = None if check is None else lambda items: check(sample(items))
-        return _loosely(buffer, seen, before == 0)
+        if check is None:
+            return None
+
+        def seen(items: list[Item]) -> bool:
+            cut = max(0, SAMPLE - before)
+            messages: list[Any] = [as_dict(m) for m in self.heads + items[:cut]]
+            messages += self.odds
+            messages += [m for m in items[cut:] if type(m) is dict]
+            return check(messages if self.fields is None else {**self.fields, "messages": messages})
+
+        return seen
+
+    def _saw(self, doc: Any, before: int, loose: bool) -> None:
+        """Keep what detection would see of a piece decoded (``_seen``)."""
+        body = type(doc) is not list
+        items = doc.messages if body else doc
+        if body and before == 0 and not loose:  # (a loose one's fields are read already)
+            self._fields(doc)
+        cut = max(0, SAMPLE - before)
+        self.heads += items[:cut]
+        if loose:  # (a piece decoded as records holds no message off their shapes)
+            self.odds += [m for m in items[cut:] if type(m) is dict]
+
+    def _fields(self, doc: Any) -> None:
+        """A body's fields before its messages, as the usual way reads them (for ``_seen``:
+        in no particular order); no more ``check`` where one is not valid."""
+        try:
+            self.fields = {k: loads_whole(memoryview(v)) for k, v in _raws(doc).items()}
+        except orjson.JSONDecodeError:
+            self.check = None
 
     def as_dicts(self, messages: list[Item]) -> bool:
         """``_learned_as_dicts`` of the keys learned."""
@@ -241,33 +307,14 @@ def _decode_loosely(data: Any, check: Callable[[Any], bool] | None) -> Document 
     return items if type(doc) is list else Body(items, meta or {})
 
 
-def _loosely(piece: Any, seen: Callable[[list[Item]], bool] | None, first: bool) -> Any:
-    """A piece of the file holding a message off the common shapes, decoded as
-    ``_decode_loosely`` decodes a file (a body's first or last piece: its raw fields too);
-    where ``_items`` gives None (most messages off the shapes, one no message or not valid,
-    or ``seen`` says what detection would see of the piece's messages is another format's),
-    ``pieces.USUAL`` for the ``first`` piece (the loose way would find the same at the
-    file's start: another format's file is parsed once more, not twice) and
-    ``pieces.OFF_SHAPES`` for a later one (for the loose way to read the whole file); None for
-    a piece that is no JSON."""
-    try:
-        doc: Any = _loose.decode(piece)
-    except (ValueError, TypeError, RecursionError):
-        return None
-    items = _items(doc if type(doc) is list else doc.messages, seen)
-    if items is None:
-        return pieces.USUAL if first else pieces.OFF_SHAPES
-    if type(doc) is list:
-        return items
-    doc.messages = items
-    return doc
-
-
-def _items(raws: list[Raw], seen: Callable[[list[Item]], bool] | None = None) -> list[Item] | None:
+def _items(
+    raws: list[Raw], seen: Callable[[list[Item]], bool] | None = None, start: bool = True
+) -> list[Item] | None:
     """The messages of ``raws`` decoded in batches, a batch holding a message off the common
     shapes one by one, that message parsed as the usual way parses it; None where one is no
-    message, where most of the first batch is off them (reading each alone costs more than it
-    saves), or where ``seen`` (given the first batch: what detection sees) says no."""
+    message, where ``seen`` (given the first batch: what detection sees) says no, or (``raws``
+    at the file's ``start``) where most of the first batch is off them (reading each alone
+    costs more than it saves)."""
     items: list[Item] = []
     for at in range(0, len(raws), _BATCH):
         batch = raws[at : at + _BATCH]
@@ -275,7 +322,7 @@ def _items(raws: list[Raw], seen: Callable[[list[Item]], bool] | None = None) ->
             items.extend(_many(b"[" + b",".join(batch) + b"]"))
         except msgspec.ValidationError:
             odd = _each(batch, items)
-            if odd < 0 or (at == 0 and odd * _MOSTLY_ODD > len(batch)):
+            if odd < 0 or (start and at == 0 and odd * _MOSTLY_ODD > len(batch)):
                 return None
         except (ValueError, TypeError, RecursionError):
             return None

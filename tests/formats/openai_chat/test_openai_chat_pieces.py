@@ -208,21 +208,38 @@ def test_one_odd_message_costs_its_piece(odd: str) -> None:
     _assert_as_usual(data)
 
 
-@pytest.mark.parametrize("at", [3, 200])
-def test_another_formats_file_is_told_at_its_first_odd_piece(at: int) -> None:
-    """Detection looks at a piece decoded loosely: the pieces after it are not decoded for a
-    file the usual way reads as another format's (Anthropic's blocks, in one message), and
-    told at the first piece, the file is not decoded loosely again from its start."""
+_RESULT = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t"}]}
+_CITED = {
+    "role": "assistant",
+    "content": [{"type": "text", "text": "cited", "citations": [{"type": "char_location"}]}],
+}
+
+
+@pytest.mark.parametrize(
+    "at, odd, fields",
+    [
+        (3, _RESULT, None),  # Anthropic's blocks, in the first piece
+        (200, _RESULT, None),  # in a later one
+        # a body Anthropic's detection tells by its fields, with a block a chat part can be
+        (3, _CITED, {"model": "claude-sonnet-4", "max_tokens": 4096}),
+    ],
+)
+def test_another_formats_file_is_told_at_its_first_odd_piece(
+    at: int, odd: Any, fields: Any
+) -> None:
+    """Detection looks at a piece decoded loosely as it would at the file: the pieces after
+    it are not decoded for a file the usual way reads as another format's, nor is the file
+    decoded loosely again from its start."""
     messages = [dict(_USER, content=f"hi {i}") for i in range(400)]
-    messages[at] = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t"}]}
-    data = orjson.dumps(messages)
-    assert sniff_value(messages) == "anthropic"
+    messages[at] = odd
+    value = messages if fields is None else {**fields, "messages": messages}
+    data = orjson.dumps(value)
+    assert sniff_value(value) == "anthropic"
     whole = mock.Mock(wraps=typed._decode_loosely)
     with _pieces_of(1024) as decoded, mock.patch.object(typed, "_decode_loosely", whole):
         doc = typed.decode(data, lambda seen: sniff_value(seen) == "openai-chat")
-    assert doc is None
+    assert doc is None and not whole.called
     assert decoded and sum(map(len, decoded)) < len(data) * 2 // 3
-    assert whole.called == (at == 200)  # (a later piece: the loose way may read more)
     _assert_as_usual(data)
 
 
