@@ -161,7 +161,7 @@ def _read_typed(data: Any, format: str | None, file: str | None) -> list[Convers
         from .native import typed as native_typed
 
         return native_typed.read(data, file)
-    from .openai_chat import typed
+    from .openai_chat import typed, typed_read
 
     def chat(sample: Any) -> bool:  # what detection would say of it
         return format is not None or sniff_value(sample) == "openai-chat"
@@ -171,7 +171,7 @@ def _read_typed(data: Any, format: str | None, file: str | None) -> list[Convers
         return None
     if not chat(typed.sample(doc)):
         return None
-    return _located(typed.read, doc, Context(file=file))  # (None: the usual way after all)
+    return _located(typed_read.read, doc, Context(file=file))  # (None: the usual way after all)
 
 
 _TEXT_TYPES = (bytes, bytearray, memoryview, mmap.mmap, str)

@@ -21,7 +21,7 @@ from msgviewer.core.errors import MsgviewerError
 from msgviewer.formats import openai_chat
 from msgviewer.formats.base import Context
 from msgviewer.formats.io import exact_loads, has_long_numbers
-from msgviewer.formats.openai_chat import typed
+from msgviewer.formats.openai_chat import typed, typed_read
 
 from .test_openai_chat_fast import _message
 
@@ -128,7 +128,7 @@ def test_bytes_read_as_the_usual_way_reads_them(doc: Any) -> None:
     decoded = typed.decode(data)
     event("decoded typed" if decoded is not None else "went the usual way")
     if decoded is not None:  # the typed reader itself, against the usual reader
-        outcome = _outcome(lambda: typed.read(decoded, Context()))
+        outcome = _outcome(lambda: typed_read.read(decoded, Context()))
         if outcome[0] is not None:  # (None: it sends the file the usual way)
             assert outcome == _outcome(
                 lambda: openai_chat.read(copy.deepcopy(_parsed(data)), Context())
@@ -148,8 +148,10 @@ def test_an_agent_run_takes_the_typed_way(tmp_path: Path, monkeypatch: Any) -> N
     path = tmp_path / "run.json"
     path.write_bytes(data)
     typed_reads: list[Any] = []
-    read = typed.read
-    monkeypatch.setattr(typed, "read", lambda doc, ctx: typed_reads.append(doc) or read(doc, ctx))
+    read = typed_read.read
+    monkeypatch.setattr(
+        typed_read, "read", lambda doc, ctx: typed_reads.append(doc) or read(doc, ctx)
+    )
     [conv] = load(path)
     assert len(typed_reads) == 1  # load took the typed way (the usual one gives the same)
     assert loads(data) == [conv] and len(typed_reads) == 2
@@ -202,8 +204,10 @@ def test_assistants_with_their_own_usage_and_reasoning_take_the_typed_way(
     assert decoded is not None
     assert not [m for m in decoded.messages if type(m) is dict]  # none off the records
     typed_reads: list[Any] = []
-    read = typed.read
-    monkeypatch.setattr(typed, "read", lambda doc, ctx: typed_reads.append(doc) or read(doc, ctx))
+    read = typed_read.read
+    monkeypatch.setattr(
+        typed_read, "read", lambda doc, ctx: typed_reads.append(doc) or read(doc, ctx)
+    )
     convs = loads(data)
     assert typed_reads and convs == loads(orjson.loads(data))
     logged = [m for m in convs[0].messages if "usage" in m.metadata]
@@ -443,7 +447,7 @@ def test_an_api_responses_empty_fields_are_kept_on_the_typed_way() -> None:
     ):
         body = b"[" + _HI + b", " + message + b"]"
         decoded = typed.decode(body)
-        assert decoded is not None and typed.read(decoded, Context()) is not None
+        assert decoded is not None and typed_read.read(decoded, Context()) is not None
         _assert_as_usual(body)
     [conv] = loads(body)
     assert conv.messages[1].metadata == {"annotations": []}
