@@ -110,7 +110,7 @@ class _Learner:
         self.check = check
         self.heads: list[Item] = []  # (the file's first ``SAMPLE`` messages)
         self.odds: list[dict[str, Any]] = []  # (every later one off the records' shapes)
-        self.fields: dict[str, Any] | None = None  # (a body's, before its messages)
+        self.fields: dict[str, Raw] | None = None  # (a body's before its messages, raw)
 
     def decode(self, buffer: Any, before: int = 0) -> Any:
         """``buffer`` (messages after ``before`` others) decoded; ``OFF_SHAPES`` for a
@@ -155,7 +155,7 @@ class _Learner:
             return None
         body = type(doc) is not list
         if body and before == 0:
-            self._fields(doc)
+            self.fields = _raws(doc)
         items = _items(doc.messages if body else doc, self._seen(before), before == 0)
         if items is None:
             return pieces.USUAL
@@ -173,10 +173,14 @@ class _Learner:
 
         def seen(items: list[Item]) -> bool:
             cut = max(0, SAMPLE - before)
-            messages: list[Any] = [as_dict(m) for m in self.heads + items[:cut]]
-            messages += self.odds
-            messages += [m for m in items[cut:] if type(m) is dict]
-            return check(messages if self.fields is None else {**self.fields, "messages": messages})
+            messages = self.heads + items[:cut] + self.odds + items[cut:]
+            if self.fields is None:
+                return check(sample(messages))
+            try:  # (read only now: most files never have a piece decoded loosely)
+                fields = {k: loads_whole(memoryview(v)) for k, v in self.fields.items()}
+            except orjson.JSONDecodeError:
+                return False  # (the usual way says what is wrong with it)
+            return check(sample(Body(messages, fields)))
 
         return seen
 
@@ -184,20 +188,12 @@ class _Learner:
         """Keep what detection would see of a piece decoded (``_seen``)."""
         body = type(doc) is not list
         items = doc.messages if body else doc
-        if body and before == 0 and not loose:  # (a loose one's fields are read already)
-            self._fields(doc)
+        if body and before == 0:
+            self.fields = _raws(doc)
         cut = max(0, SAMPLE - before)
         self.heads += items[:cut]
         if loose:  # (a piece decoded as records holds no message off their shapes)
             self.odds += [m for m in items[cut:] if type(m) is dict]
-
-    def _fields(self, doc: Any) -> None:
-        """A body's fields before its messages, as the usual way reads them (for ``_seen``:
-        in no particular order); no more ``check`` where one is not valid."""
-        try:
-            self.fields = {k: loads_whole(memoryview(v)) for k, v in _raws(doc).items()}
-        except orjson.JSONDecodeError:
-            self.check = None
 
     def as_dicts(self, messages: list[Item]) -> bool:
         """``_learned_as_dicts`` of the keys learned."""

@@ -152,3 +152,15 @@ def test_a_parent_outside_the_file_is_written_back_and_a_deleted_one_is_not() ->
     edited = conv.__class__((conv.messages[0], conv.messages[2]), conv.format, conv.metadata)
     lines = [orjson.loads(x) for x in dumps(edited, format="claude-code").splitlines()]
     assert [(x["uuid"], x["parentUuid"]) for x in lines] == [("u7", "u6-not-here"), ("u8", "u7")]
+
+
+def test_a_parent_written_after_its_child_is_not_outside_the_file() -> None:
+    # lines appended out of order (a parent written after the line that names it): only the
+    # parent no line has is outside
+    records = [
+        _line("a7", "u7", "assistant", [{"type": "text", "text": "Going on."}]),
+        _line("u7", "u6-not-here", "user", "Go on."),
+        _line("u8", "a7", "user", "And then?"),
+    ]
+    [conv], _ = _loaded(_jsonl(records))
+    assert conv.metadata["outsideParents"] == ["u6-not-here"]
