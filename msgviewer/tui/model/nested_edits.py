@@ -12,8 +12,8 @@ import bisect
 from collections.abc import Sequence
 
 from ...core.message import Message
-from .result_nesting import ResultNesting, link_shape
-from .rows import BLOCK, CALL, CONV, INVALID, MSG, Node, Row
+from .result_nesting import ResultNesting, call_keys, link_shape
+from .rows import BLOCK, CONV, MSG, Node, Row
 from .sidechains import _is_sidechain
 from .tree_nodes import TreeNodes
 
@@ -86,7 +86,7 @@ class NestedEdits(TreeNodes):
                 call = before.home.get((m, b))
                 if call is not None:
                     touched.add(call[1])
-            for key in _call_keys(m, message):  # the results of its calls
+            for key in call_keys(m, message):  # the results of its calls
                 touched.update(r for _, r, _ in before.results_of(key))
         gone = {_top(before, m) for m in touched}
         made = {_top(nest, n) for m in touched if (n := at(m)) is not None}
@@ -223,11 +223,3 @@ def _renumbered_rows(
     out = [r if r[2] < end else (r[0], r[1], r[2] + delta, *r[3:]) for r in rows[lo:split]]
     out += [(k, c, m + delta, i, x, d) for k, c, m, i, x, d in rows[split:hi]]
     return out
-
-
-def _call_keys(m: int, message: Message) -> list[tuple[int, int, int]]:
-    """Every key a call of message ``m`` may have in a nesting (``nest_results``)."""
-    calls = len(message.tool_calls) + len(message.invalid_tool_calls)
-    keys = [(kind, m, i) for i in range(calls) for kind in (CALL, INVALID)]
-    keys += [(BLOCK, m, b) for b in range(len(message.blocks))]
-    return keys

@@ -12,7 +12,7 @@ call, stays where it is.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +24,7 @@ CallKey = tuple[int, int, int]
 Spot = tuple[int, int, int]
 """A result's node without its conversation, its message counted from its call's: (MSG, 2, 0)
 is the whole message two after the call's, (BLOCK, 1, 3) block 3 of the next one. (Relative,
-so an edit before a call and its results changes none of its spots: ``spliced``.)"""
+so an edit before a call and its results changes none of its spots: ``carried_nesting``.)"""
 
 
 @dataclass
@@ -33,15 +33,15 @@ class ResultNesting:
 
     links: Any = None
     """The ``ToolLinks`` this was made from (None: carried over an edit, not linked again yet)."""
-    under: dict[CallKey, list[Spot]] = field(default_factory=dict)
+    under: Mapping[CallKey, list[Spot]] = field(default_factory=dict)
     """Call -> the results shown beneath it (``Spot``s: ``results_of`` numbers them)."""
-    home: dict[tuple[int, int], CallKey] = field(default_factory=dict)
+    home: Mapping[tuple[int, int], CallKey] = field(default_factory=dict)
     """(message, block index or -1 for a whole message) of a moved result -> its call."""
-    hidden: dict[int, int] = field(default_factory=dict)
+    hidden: Mapping[int, int] = field(default_factory=dict)
     """Messages with no top-level row -> their first moved result's block (-1: the message)."""
-    moved: dict[int, frozenset[int]] = field(default_factory=dict)
+    moved: Mapping[int, frozenset[int]] = field(default_factory=dict)
     """Messages that keep their row -> their result blocks shown under calls instead."""
-    openers: frozenset[int] = frozenset()
+    openers: Set[int] = frozenset()
     """Messages whose calls hold results: open by default, so the results show."""
     placed_like: Callable[[], ResultNesting | None] | None = field(
         default=None, repr=False, compare=False
@@ -72,47 +72,6 @@ class ResultNesting:
         if other is not None and self.under == other.under:
             self.placed_like = weakref.ref(other)
 
-    def spliced(self, start: int, old_count: int, new_count: int) -> ResultNesting:
-        """This nesting after messages ``start:start+old_count`` became ``new_count`` others:
-        pairs touching them are dropped (they stay in file order until linked again), later
-        ones renumbered. Lets an edit show at once while the links are made again.
-
-        Every result placed under a call comes at or after it (``nest_results``): so a call
-        after the edit has every result after it too, and keeps its list of spots (counted
-        from the call: at a million messages, every call and result would be walked here),
-        and a call before it keeps its entry unless one of its results lies at or past the
-        edit (then its spots are counted again, those in the edit dropped)."""
-        end = start + old_count
-        delta = new_count - old_count
-        under: dict[CallKey, list[Spot]] = {}
-        for key, spots in self.under.items():
-            kind, cm, i = key
-            if cm >= end:
-                under[(kind, cm + delta, i)] = spots
-            elif cm < start:
-                reach = start - cm  # (the offset of the first message edited)
-                if all(off < reach for _, off, _ in spots):
-                    under[key] = spots
-                    continue
-                stay = [
-                    (k, off if off < reach else off + delta, b)
-                    for k, off, b in spots
-                    if not reach <= off < reach + old_count
-                ]
-                if stay:
-                    under[key] = stay
-        # A message that kept its row before the edit keeps it (its other content is still
-        # there); one that had none gets it back if a result of it no longer moves.
-        kept = {m if m < start else m + delta for m in self.moved if not start <= m < end}
-        before: dict[int, int] = {}
-        for rm, b in self.home:
-            if b >= 0 and not start <= rm < end:
-                new = rm if rm < start else rm + delta
-                before[new] = before.get(new, 0) + 1
-        return _finish(
-            under, lambda rm, blocks: rm in kept or len(blocks) < before.get(rm, 0), None
-        )
-
 
 def nest_results(messages: Sequence[Message], links: Any) -> ResultNesting:
     """Place every paired result of ``messages`` under its call (one pass over the pairs)."""
@@ -129,14 +88,13 @@ def nest_results(messages: Sequence[Message], links: Any) -> ResultNesting:
             key = (BLOCK, cm, call.block_index)
         spot = (MSG, rm - cm, 0) if rb is None else (BLOCK, rm - cm, rb)
         under.setdefault(key, []).append(spot)
-    return _finish(under, lambda rm, blocks: _keeps_row(messages[rm], blocks), links)
+    return _finish(under, messages, links)
 
 
 def _finish(
-    under: dict[CallKey, list[Spot]], keeps_row: Callable[[int, list[int]], bool], links: Any
+    under: dict[CallKey, list[Spot]], messages: Sequence[Message], links: Any
 ) -> ResultNesting:
-    """Work out homes, hidden messages and openers from ``under``; ``keeps_row(message,
-    moved blocks)`` says whether a message of result blocks holds more than those."""
+    """Work out homes, hidden messages and openers from ``under``."""
     home: dict[tuple[int, int], CallKey] = {}
     blocks: dict[int, list[int]] = {}
     wholes: set[int] = set()
@@ -154,7 +112,7 @@ def _finish(
     hidden: dict[int, int] = {m: -1 for m in wholes}
     moved: dict[int, frozenset[int]] = {}
     for rm, bs in blocks.items():
-        if rm in callers or keeps_row(rm, bs):
+        if rm in callers or _keeps_row(messages[rm], bs):
             moved[rm] = frozenset(bs)
         else:
             hidden[rm] = min(bs)
@@ -189,3 +147,11 @@ def _keeps_row(message: Message, moved: list[int]) -> bool:
     return bool(
         len(message.blocks) > len(set(moved)) or message.tool_calls or message.invalid_tool_calls
     )
+
+
+def call_keys(m: int, message: Message) -> list[CallKey]:
+    """Every key a call of message ``m`` may have in a nesting (``nest_results``)."""
+    calls = len(message.tool_calls) + len(message.invalid_tool_calls)
+    keys = [(kind, m, i) for i in range(calls) for kind in (CALL, INVALID)]
+    keys += [(BLOCK, m, b) for b in range(len(message.blocks))]
+    return keys

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ...core.message import Message
+from .carried_nesting import carried
 from .nested_edits import NestedEdits
 from .result_nesting import ResultNesting
 from .rows import (
@@ -307,11 +308,11 @@ class TreeModel(NestedEdits):
         start: int,
         old_count: int,
         new_count: int,
-        replaced: Sequence[Message] = (),
+        replaced: Sequence[Message],
     ) -> None:
-        """Messages ``start:start+old_count`` of ``conv`` (``replaced``, if given) became
-        ``new_count`` new ones (the session already holds them): replace their rows and
-        renumber the rows after them.
+        """Messages ``start:start+old_count`` of ``conv`` (``replaced``) became ``new_count``
+        new ones (the session already holds them): replace their rows and renumber the rows
+        after them.
 
         Costs the rows of the change plus one pass over the conversation's later rows, not a
         rebuild. Expansion state moves with the messages it belongs to; a replaced message
@@ -357,9 +358,8 @@ class TreeModel(NestedEdits):
         # million rows and the places of half a million results: a fifth of a second)
         self.session.graveyard.append(self.rows)
         before = self.nesting(conv)
-        if conv in self._nests:  # kept, renumbered, until the edit is linked again
-            self.session.graveyard.append(self._nests[conv])
-            self._nests[conv] = self._nests[conv].spliced(start, old_count, new_count)
+        if conv in self._nests:  # carried over the edit until it is linked again
+            self._nests[conv] = carried(self._nests[conv], start, replaced, new_count, messages)
         if before is not None and self._spliced_in_nests(
             conv, start, old_count, new_count, before, replaced
         ):

@@ -77,7 +77,7 @@ def test_splicing_rows_matches_a_rebuild(rnd: random.Random) -> None:
         change = history.edit(0, fn, kind)
         if change is None:
             continue
-        model.splice(0, change.start, change.old_count, change.new_count)
+        model.splice(0, change.start, change.old_count, change.new_count, change.replaced)
         spliced = list(model.rows)
         model.rebuild()
         assert spliced == model.rows

@@ -114,11 +114,12 @@ def test_rows_made_from_a_view_changed_since_are_not_taken(change: Any) -> None:
 
 def _delete_message(model: TreeModel, m: int) -> None:
     data = model.session.convs[0]
+    gone = data.messages[m]
     messages = data.messages[:m] + data.messages[m + 1 :]
     model.session.replace_messages(
         0, dataclasses.replace(data.conversation, messages=messages), m, 0
     )
-    model.splice(0, m, 1, 0)
+    model.splice(0, m, 1, 0, (gone,))
 
 
 def test_a_placement_leaves_out_links_the_history_no_longer_has() -> None:
