@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from ...core.message import Message
 from .result_nesting import ResultNesting, call_keys, link_shape
+from .row_list import RowList
 from .rows import BLOCK, CONV, MSG, Node, Row
 from .sidechains import _is_sidechain
 from .tree_nodes import TreeNodes
@@ -25,10 +26,10 @@ the rows); more, and every row is made again."""
 class NestedEdits(TreeNodes):
     """Edits to a conversation whose results sit under their calls, and finding a row."""
 
-    rows: list[Row]
+    rows: RowList
 
     @staticmethod
-    def _extent_in(rows: list[Row], pos: int) -> int:
+    def _extent_in(rows: RowList, pos: int) -> int:
         depth = rows[pos][5]
         end = pos + 1
         n = len(rows)
@@ -92,7 +93,7 @@ class NestedEdits(TreeNodes):
         made = {_top(nest, n) for m in touched if (n := at(m)) is not None}
         made.update(range(start, start + new_count))
         made.update(n for m in gone if (n := at(m)) is not None)
-        rows = self.rows
+        rows = self.rows.copy()  # (a new list: a placement made from the old rows sees it)
         lo = bisect.bisect_left(rows, conv, key=_conv_of)
         hi = bisect.bisect_left(rows, conv + 1, lo=lo, key=_conv_of)
         depth = 1 if self.multi else 0
@@ -101,38 +102,40 @@ class NestedEdits(TreeNodes):
             return True  # (a closed conversation: none of its messages shows)
         # Each top-level message's rows run from its row to the next one's (no sub-agent run
         # held any before either: its messages were not all among those replaced, and a
-        # conversation holding any has a list of top-level messages, not a range). Their
-        # numbers rise: the places of those to leave out and of those to make are found by
-        # bisection, and the rows between them kept in long slices.
-        tops = [i for i in range(first, hi) if rows[i][5] == depth]
-        numbers = [rows[i][2] for i in tops]
-        tops.append(hi)
+        # conversation holding any has a list of top-level messages, not a range), and their
+        # numbers rise: each one's row is looked for among the rows of chunks whose numbers
+        # can hold it. Every place is found before any row changes.
+        count = len(data.messages) - delta  # (before the edit)
+
+        def top_from(m: int) -> int:
+            """Where the rows of the first top-level message from ``m`` on start."""
+            while m < count and m in before.hidden:
+                m += 1
+            return hi if m >= count else rows.index((MSG, conv, m, 0, 0, depth), first, hi)
+
         # the old messages whose rows go: the edited ones, and those of rows made again (the
         # messages new with the edit had none)
         left = {m - delta if m >= start else m for m in made if not start <= m < start + new_count}
         left.update(gone, range(start, end))
-        skipped = set()
-        for m in left:
-            j = bisect.bisect_left(numbers, m)
-            if j < len(numbers) and numbers[j] == m:
-                skipped.add(j)
+        cuts = [(top_from(m), top_from(m + 1)) for m in left if m not in before.hidden]
         # where each one made goes: before the first kept message numbered after it
-        places = sorted(
-            (bisect.bisect_left(numbers, m if m < start else max(m - delta, end)), m) for m in made
-        )
-        # rows from here on are all of messages past the edit (results come after calls)
-        after = tops[bisect.bisect_left(numbers, end)]
-        out: list[Row] = rows[:first]
-        kept_from = 0
-        k = 0
-        for j in [*sorted(skipped | {place for place, _ in places}), len(numbers)]:
-            out += _renumbered_rows(rows, tops[kept_from], tops[j], after, end, delta)
-            while k < len(places) and places[k][0] == j:
-                out += self._message_rows(conv, (places[k][1],), depth)
-                k += 1
-            kept_from = j + 1 if j in skipped else j
-        out += rows[hi:]
-        self.rows = out
+        places: dict[int, list[int]] = {}
+        for m in sorted(made):
+            places.setdefault(top_from(m if m < start else max(m - delta, end)), []).append(m)
+        # rows from here on are all of messages past the edit (results come after calls);
+        # before it, only results placed under a call before the edit may be
+        after = top_from(end)
+        rows.renumber(after, hi, delta)
+        rows.renumber(first, after, delta, end)
+        # From the last place back, so that the places before it stay where they were; at one
+        # place, the rows it loses go before those made there come.
+        changes = [(p, 1, q) for p, q in cuts] + [(p, 0, p) for p in places]
+        for p, cut, q in sorted(changes, reverse=True):
+            if cut:
+                del rows[p:q]
+            else:
+                rows[p:p] = [r for m in places[p] for r in self._message_rows(conv, (m,), depth)]
+        self.rows = rows
         return True
 
     def _edited_in_place(self, conv: int, start: int, replaced: Sequence[Message]) -> bool:
@@ -167,7 +170,7 @@ class NestedEdits(TreeNodes):
                 if call is not None:
                     roots[(call[0], conv, call[1], call[2])] = None
         found = sorted((pos, n) for n in roots if (pos := self.position(n)) is not None)
-        rows = list(self.rows)  # (a new list: a placement made from the old rows sees it)
+        rows = self.rows.copy()  # (a new list: a placement made from the old rows sees it)
         for pos, node in reversed(found):  # (from the last: the places before stay)
             row = rows[pos]
             if node[0] == MSG:
@@ -210,16 +213,3 @@ def _top(nest: ResultNesting, m: int) -> int:
     while m in nest.hidden:
         m = nest.home[(m, nest.hidden[m])][1]
     return m
-
-
-def _renumbered_rows(
-    rows: list[Row], lo: int, hi: int, after: int, end: int, delta: int
-) -> list[Row]:
-    """``rows[lo:hi]`` with ``delta`` added to the number of every message from ``end`` on;
-    every row from ``after`` on is of such a message (no test of each: a million rows)."""
-    if not delta:
-        return rows[lo:hi]
-    split = max(lo, min(hi, after))
-    out = [r if r[2] < end else (r[0], r[1], r[2] + delta, *r[3:]) for r in rows[lo:split]]
-    out += [(k, c, m + delta, i, x, d) for k, c, m, i, x, d in rows[split:hi]]
-    return out

@@ -16,6 +16,7 @@ from ...core.message import Message
 from .carried_nesting import carried
 from .nested_edits import NestedEdits
 from .result_nesting import ResultNesting
+from .row_list import RowList
 from .rows import (
     BLOCK,
     CALL,
@@ -43,7 +44,7 @@ class TreeModel(NestedEdits):
 
     def __init__(self, session: Session) -> None:
         super().__init__(session)
-        self.rows: list[Row] = []
+        self.rows = RowList()
         self.show_cost = False
         """Whether assistant rows show what their call cost (the ``$`` key)."""
         self.rebuild()
@@ -90,7 +91,7 @@ class TreeModel(NestedEdits):
             for start in range(0, len(top), SLICE):
                 rows.extend(self._message_rows(c, top[start : start + SLICE], depth))
                 yield
-        self.rows = rows
+        self.rows = RowList(rows)
 
     def set_filter(self, flt: Filter) -> None:
         self.filter = flt
@@ -372,46 +373,15 @@ class TreeModel(NestedEdits):
         if data.nested or not isinstance(data.top, range):
             self.rebuild()  # sub-agent runs sit under their calls: rows are not in order
             return
-        rows = self.rows
+        rows = self.rows.copy()  # (a new list: a placement made from the old rows sees it)
         key = conv_msg
         lo = bisect.bisect_left(rows, (conv, start), key=key)
-        hi = bisect.bisect_left(rows, (conv, end), key=key)
+        hi = bisect.bisect_left(rows, (conv, end), lo=lo, key=key)
         stop = bisect.bisect_left(rows, (conv + 1, -1), lo=hi, key=key)
         shown = not self.multi or self.is_expanded((CONV, conv, 0, 0))
         depth = 1 if self.multi else 0
-        new_rows = self._message_rows(conv, range(start, start + new_count), depth) if shown else []
-        later = rows[hi:stop]
-        if delta:
-            later = self._renumbered(conv, later, end, delta, depth)
-        self.rows = rows[:lo] + new_rows + later + rows[stop:]
-
-    def _renumbered(
-        self, conv: int, later: list[Row], end: int, delta: int, depth: int
-    ) -> list[Row]:
-        """``later`` (the rows of messages ``end`` on) with ``delta`` added to each message
-        number: runs of closed messages come from ``_plain_rows``, the rows of an open one
-        are made again."""
-        if not later:
-            return later
-        # Open messages after the change, in their new numbering (``_expanded`` moved already).
-        open_ = sorted(
-            m - delta
-            for kind, c, m, _ in self._expanded
-            if kind == MSG and c == conv and m - delta >= end
+        rows.renumber(hi, stop, delta)  # (by chunk: every row after the edit)
+        rows[lo:hi] = (
+            self._message_rows(conv, range(start, start + new_count), depth) if shown else []
         )
-        out: list[Row] = []
-        pos = 0
-        key = conv_msg
-        for m in [*open_, None]:
-            # The closed messages up to the open one (or the end): one row each.
-            stop = len(later) if m is None else bisect.bisect_left(later, (conv, m), key=key)
-            if stop > pos and later[stop - 1][2] - later[pos][2] == stop - pos - 1:
-                first = later[pos][2] + delta
-                out += self._plain_rows(conv, first, first + stop - pos, depth)
-            elif stop > pos:  # a filter hides some: not a run of consecutive messages
-                out += [(r[0], r[1], r[2] + delta, r[3], r[4], r[5]) for r in later[pos:stop]]
-            if m is None:
-                break
-            pos = bisect.bisect_left(later, (conv, m + 1), lo=stop, key=key)
-            out += [(r[0], r[1], r[2] + delta, r[3], r[4], r[5]) for r in later[stop:pos]]
-        return out
+        self.rows = rows
