@@ -32,14 +32,13 @@ from __future__ import annotations
 
 import os
 import zlib
-from collections.abc import Callable, Iterable, Sequence
-from itertools import islice
-from operator import is_
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import InvalidMessageError, MsgviewerError
 from ..core.message import Message
+from ..core.spans import changed_span
 from ..formats import dumps
 from ..formats import load as load_file
 from ..formats.base import Conversation
@@ -118,26 +117,9 @@ def _file_digest(path: str) -> tuple[int, int] | None:
 
 
 def _diff(old: tuple[Message, ...], new: tuple[Message, ...]) -> tuple[int, tuple, tuple]:
-    """(start, old middle, new middle): the span where two histories differ, by identity.
-
-    Compared by ``map(operator.is_, ...)``, not a Python loop: an edit of one message in 10^5
-    costs a few milliseconds, not a tenth of a second.
-    """
-    n = min(len(old), len(new))
-    start = _same_run(old, new)
-    limit = n - start
-    end = _same_run(islice(reversed(old), limit), islice(reversed(new), limit))
-    lo, ln = len(old), len(new)
-    return start, old[start : lo - end], new[start : ln - end]
-
-
-def _same_run(a: Iterable[Any], b: Iterable[Any]) -> int:
-    """How many leading items of ``a`` and ``b`` are the same objects."""
-    same = list(map(is_, a, b))
-    try:
-        return same.index(False)
-    except ValueError:
-        return len(same)
+    """(start, old middle, new middle): the span where two histories differ, by identity."""
+    start, old_count, new_count = changed_span(old, new)
+    return start, old[start : start + old_count], new[start : start + new_count]
 
 
 class Document:
@@ -165,6 +147,9 @@ class Document:
         self._base: Any = conversation
         """The conversation as read from (or last written to) the file: what the file's bytes
         stand for."""
+        self.last_change: tuple[int, int, int] | None = None
+        """``(start, old count, new count)`` of the messages the last edit, undo or redo
+        replaced (None before any): what a view of them draws again."""
 
     # -- loading ----------------------------------------------------------------------------
 
@@ -252,7 +237,7 @@ class Document:
             raise InvalidMessageError(
                 f"edit {label!r} returned {type(result).__name__}, not a list of messages"
             )
-        return self._record(tuple(_checked(result, label)), None, label)
+        return self._record(tuple(result), None, label)
 
     def edit_conversation(self, fn: Callable[[Conversation], Conversation], label: str) -> bool:
         """Replace the conversation by ``fn(conversation)``: its messages, title and metadata
@@ -265,12 +250,14 @@ class Document:
             )
         before, after = (conv.title, conv.metadata), (result.title, result.metadata)
         head = None if before == after else (before, after)
-        return self._record(tuple(_checked(result.messages, label)), head, label)
+        return self._record(tuple(result.messages), head, label)
 
     def _record(self, new: tuple[Message, ...], head: Any, label: str) -> bool:
         start, old_mid, new_mid = _diff(self._messages, new)
+        _checked(new_mid, label, start)  # (the rest are the messages it had)
         if not old_mid and not new_mid and head is None:
             return False
+        self.last_change = (start, len(old_mid), len(new_mid))
         before = self._state
         self._state = self._next_state
         self._next_state += 1
@@ -295,6 +282,7 @@ class Document:
         label, start, old_mid, new_mid, before, _, head = entry
         cur = self._messages
         self._messages = cur[:start] + old_mid + cur[start + len(new_mid) :]
+        self.last_change = (start, len(new_mid), len(old_mid))
         if head is not None:
             self._set_head(head[0])
         self._state = before
@@ -309,6 +297,7 @@ class Document:
         label, start, old_mid, new_mid, _, after, head = entry
         cur = self._messages
         self._messages = cur[:start] + new_mid + cur[start + len(old_mid) :]
+        self.last_change = (start, len(old_mid), len(new_mid))
         if head is not None:
             self._set_head(head[1])
         self._state = after
@@ -439,10 +428,11 @@ def _same_path(a: str, b: str) -> bool:
         return Path(a).resolve() == Path(b).resolve()
 
 
-def _checked(items: Sequence[Any], label: str | None = None) -> Sequence[Message]:
+def _checked(items: Sequence[Any], label: str | None = None, at: int = 0) -> Sequence[Message]:
+    """``items``, each a Message (the first at position ``at``)."""
     if set(map(type, items)) <= {Message}:  # the common case, checked without a Python loop
         return items
-    for i, m in enumerate(items):
+    for i, m in enumerate(items, at):
         if not isinstance(m, Message):
             where = f"edit {label!r} returned" if label else "got"
             raise InvalidMessageError(f"{where} {type(m).__name__} at position {i}, not a Message")

@@ -121,6 +121,28 @@ def test_edit_that_changes_nothing_is_not_recorded() -> None:
     assert not doc.can_undo and not doc.dirty
 
 
+def test_each_edit_undo_and_redo_says_which_messages_it_replaced() -> None:
+    """``last_change`` is the span an edit, undo or redo replaced, found by identity: a
+    message that still compares equal (``1`` become ``True``) is a change."""
+    doc = Document(conversation())
+    assert doc.last_change is None
+    doc.edit(lambda ms: [*ms[:1], *ms[2:]], "drop 1")
+    assert doc.last_change == (1, 1, 0)
+    doc.undo()
+    assert doc.last_change == (1, 0, 1)
+    doc.redo()
+    assert doc.last_change == (1, 1, 0)
+    doc.edit(lambda ms: [*ms[:2], Message.user("a"), Message.user("b"), *ms[2:]], "two in")
+    assert doc.last_change == (2, 0, 2)
+    first = doc.messages[0]
+    same_value = dataclasses.replace(first, metadata={"n": 1})
+    doc.edit(lambda ms: [same_value, *ms[1:]], "n 1")
+    assert doc.edit(lambda ms: [dataclasses.replace(ms[0], metadata={"n": True}), *ms[1:]], "n")
+    assert doc.last_change == (0, 1, 1) and doc.messages[0].metadata["n"] is True
+    with pytest.raises(InvalidMessageError, match="at position 3"):
+        doc.edit(lambda ms: [*ms[:3], "not a message", *ms[3:]], "bad")  # type: ignore[list-item]
+
+
 def test_many_undo_steps() -> None:
     doc = Document(conversation())
     for i in range(1500):

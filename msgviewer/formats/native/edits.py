@@ -14,12 +14,11 @@ edited, the edit reaching every message) answers None, and the caller splices wh
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
-from itertools import islice
-from operator import is_
 from typing import Any
 
+from ...core.spans import changed_span as span_of
 from ..base import Conversation
 from ..io import json_bytes, jsonl_bytes
 
@@ -33,20 +32,10 @@ _ELEMENT = b"\n    {"  # a message's first line: nothing deeper starts a line wi
 def changed_span(old: Sequence[Any], new: Sequence[Any]) -> tuple[int, int, int] | None:
     """(start, old end, new end): ``old[start:old end]`` became ``new[start:new end]``, the
     items outside being the same objects; None if all are."""
-    start = _same_run(old, new)
-    limit = min(len(old), len(new)) - start
-    end = _same_run(islice(reversed(old), limit), islice(reversed(new), limit))
-    if start == len(old) == len(new):
+    start, old_count, new_count = span_of(old, new)
+    if not old_count and not new_count:
         return None
-    return start, len(old) - end, len(new) - end
-
-
-def _same_run(a: Iterable[Any], b: Iterable[Any]) -> int:
-    same = list(map(is_, a, b))  # (no Python loop: a million messages in milliseconds)
-    try:
-        return same.index(False)
-    except ValueError:
-        return len(same)
+    return start, start + old_count, start + new_count
 
 
 Pieces = list[bytes | memoryview]

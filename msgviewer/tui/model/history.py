@@ -31,38 +31,6 @@ class Change:
     """The messages ``start:start+old_count`` were before."""
 
 
-def changed_span(old: Sequence[Message], new: Sequence[Message]) -> tuple[int, int, int]:
-    """``(start, old count, new count)`` of the span where two histories differ (by identity:
-    messages are immutable, so an unchanged message is the same object)."""
-    lo, ln = len(old), len(new)
-    n = min(lo, ln)
-    # Equal slices are compared in C (identity first): a 100k history takes a millisecond.
-    # An equal but new message (a duplicate) counts as unchanged, which draws the same.
-    start = _common(old, new, n, lambda i, j: (old[i:j], new[i:j]))
-    end = _common(old, new, n - start, lambda i, j: (old[lo - j : lo - i], new[ln - j : ln - i]))
-    return start, lo - end - start, ln - end - start
-
-
-def _common(
-    old: Sequence[Message],
-    new: Sequence[Message],
-    limit: int,
-    pair: Callable[[int, int], tuple[Sequence[Message], Sequence[Message]]],
-) -> int:
-    """How many leading items (as ``pair`` slices them) are equal, up to ``limit``."""
-    done, step = 0, 1024
-    while done < limit:
-        size = min(step, limit - done)
-        a, b = pair(done, done + size)
-        if a == b:
-            done += size
-            continue
-        if size == 1:
-            return done
-        step = max(1, size // 16)
-    return done
-
-
 class EditHistory:
     """The session's documents, edited through one app-wide undo and redo order."""
 
@@ -136,7 +104,8 @@ class EditHistory:
 
     def _sync(self, c: int, old: tuple[Message, ...], label: str) -> Change:
         doc = self.document(c)
-        start, old_count, new_count = changed_span(old, doc.messages)
+        assert doc.last_change is not None  # (it just made one)
+        start, old_count, new_count = doc.last_change
         self.session.replace_messages(c, doc.conversation, start, new_count)
         return Change(c, start, old_count, new_count, label, old[start : start + old_count])
 

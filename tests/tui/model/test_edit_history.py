@@ -15,8 +15,9 @@ from msgviewer.core.edits import (
     insert_message,
     replace_message,
 )
+from msgviewer.core.spans import changed_span
 from msgviewer.formats import Conversation
-from msgviewer.tui.model.history import EditHistory, changed_span
+from msgviewer.tui.model.history import EditHistory
 from msgviewer.tui.model.rows import Filter
 from msgviewer.tui.model.session import Session
 from msgviewer.tui.model.tree_model import TreeModel
