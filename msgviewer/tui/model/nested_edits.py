@@ -117,14 +117,18 @@ class NestedEdits(TreeNodes):
         # messages new with the edit had none)
         left = {m - delta if m >= start else m for m in made if not start <= m < start + new_count}
         left.update(gone, range(start, end))
-        cuts = [(top_from(m), top_from(m + 1)) for m in left if m not in before.hidden]
-        # where each one made goes: before the first kept message numbered after it
-        places: dict[int, list[int]] = {}
-        for m in sorted(made):
-            places.setdefault(top_from(m if m < start else max(m - delta, end)), []).append(m)
-        # rows from here on are all of messages past the edit (results come after calls);
-        # before it, only results placed under a call before the edit may be
-        after = top_from(end)
+        try:
+            cuts = [(top_from(m), top_from(m + 1)) for m in left if m not in before.hidden]
+            # where each one made goes: before the first kept message numbered after it
+            places: dict[int, list[int]] = {}
+            for m in sorted(made):
+                place = top_from(m if m < start else max(m - delta, end))
+                places.setdefault(place, []).append(m)
+            # rows from here on are all of messages past the edit (results come after
+            # calls); before it, only results placed under a call before the edit may be
+            after = top_from(end)
+        except ValueError:  # a top-level message without its row: every row made again
+            return False
         rows.renumber(after, hi, delta)
         rows.renumber(first, after, delta, end)
         # From the last place back, so that the places before it stay where they were; at one

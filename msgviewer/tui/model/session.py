@@ -7,7 +7,8 @@ analyses (tool links, problems, usage) are filled in once, after the first paint
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -125,8 +126,6 @@ class Session:
     graveyard: list[Any] = field(default_factory=list)
     """What an edit replaced that takes a while to free (analyses; a long history's rows and
     places of results), kept until the analysis worker drops it."""
-    freeze_count: int | None = None
-    """``gc.get_freeze_count()`` as ``analysis`` last saw it (None: not counted since)."""
     load_warnings: list[str] = field(default_factory=list)
     """What reading the files reported and kept without understanding (a broken line of a
     session log, say), each saying where: shown among the problems."""
@@ -202,20 +201,25 @@ class Session:
         usage_totals = _optional("msgviewer.core.totals", "usage_totals")
         self.graveyard.clear()  # old analyses, freed here rather than on the UI thread
         out = []
-        for c, conv in enumerate(list(self.convs)):
-            msgs = conv.messages
-            if conv.links is not None and conv.problems is not None:
-                continue
-            links = conv.links if conv.links is not None else _with_refs(link_tools(msgs))
-            if on_links is not None:
-                on_links(c, msgs, links)
-            problems = list(lint(msgs)) if lint else []
-            totals = usage_totals(msgs) if usage_totals else None
-            cost, timing = cost_and_time(conv.conversation, self.prices)
-            out.append((c, Analysis(msgs, links, problems, totals, cost, timing)))
-        # Counted here: the count walks every frozen object (tens of ms at 100k messages), and
-        # only the UI thread's ``store`` freezes more.
-        self.freeze_count = gc.get_freeze_count()
+        # Analyses are made with collections paused and set aside from the collector once
+        # made: at a million messages they are millions of objects that live until the next
+        # edit, and a full collection while they are young walks them all (four of half a
+        # second each, in whichever thread set one off: the interface's too).
+        with collections_paused():
+            for c, conv in enumerate(list(self.convs)):
+                msgs = conv.messages
+                if conv.links is not None and conv.problems is not None:
+                    continue
+                links = conv.links if conv.links is not None else _with_refs(link_tools(msgs))
+                if on_links is not None:
+                    on_links(c, msgs, links)
+                problems = list(lint(msgs)) if lint else []
+                totals = usage_totals(msgs) if usage_totals else None
+                cost, timing = cost_and_time(conv.conversation, self.prices)
+                out.append((c, Analysis(msgs, links, problems, totals, cost, timing)))
+            # Counted here, off the UI thread: the count walks every frozen object (0.35 s
+            # at a million messages).
+            keep_out_of_collections(gc.get_freeze_count())
         return out
 
     def store_links(self, c: int, messages: tuple[Message, ...], links: Any) -> bool:
@@ -237,8 +241,6 @@ class Session:
                 )
                 conv.cost, conv.timing = result.cost, result.timing
         self.analysed = all(conv.links is not None for conv in self.convs)
-        keep_out_of_collections(self.freeze_count)
-        self.freeze_count = None
 
     def __repr__(self) -> str:
         return f"Session({self.path!r}, {len(self.convs)} conversations)"
@@ -290,17 +292,26 @@ def _with_refs(links: Any) -> Any:
     row drawn with a call:
     made then, on the UI thread, they would also miss ``keep_out_of_collections``.
     """
-    was_enabled = gc.isenabled()
-    gc.disable()  # 100,000 refs, no cycles: collections on the way would only walk them
-    try:
+    with collections_paused():  # 100,000 refs, no cycles: collections would only walk them
         _ = links.calls, links.results
         # The message index of calls and results too: made on first use, that is on the UI
         # thread after every edit (twice a pass over the history at 100k messages).
         _ = links.calls_in(0), links.results_in(0)
+    return links
+
+
+@contextmanager
+def collections_paused() -> Iterator[None]:
+    """Automatic collections paused while objects that form no cycles are made by the
+    million (and resumed after, if they were on): a collection on the way would only walk
+    them."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
     finally:
         if was_enabled:
             gc.enable()
-    return links
 
 
 _frozen_after_cleanup: int | None = None
@@ -313,7 +324,7 @@ _freezes_uncounted = 0
 
 
 def keep_out_of_collections(freeze_count: int | None = None, *, often: bool = False) -> None:
-    """Move what exists now (analyses just stored) out of the collector's reach.
+    """Move what exists now (analyses just made) out of the collector's reach.
 
     The analyses of a 100,000-message history are some 140,000 objects (call and result
     references, per-turn usage) that live until the next edit. Left where the collector looks,

@@ -3,7 +3,8 @@
 Only visible rows exist (see ``rows`` for what a row is). Expanding a node splices its
 children in after it and collapsing cuts them out, so the cost of a key press is the size of
 one message, never the size of the file. An edit replaces the rows of the messages it changed
-and renumbers those after them; finding a message's row is a binary search.
+and renumbers those after them a chunk at a time (``row_list``); finding a message's row is a
+binary search.
 """
 
 from __future__ import annotations

@@ -325,7 +325,7 @@ class TreeNodes:
         """The rows of messages ``start:stop`` of ``conv`` at ``depth``, none of them open.
 
         Sliced from one list of such rows kept per conversation and depth: a slice copies
-        references, so an edit that renumbers the 100,000 rows after it makes no new tuples.
+        references, so the rows of a view made again are the tuples made the first time.
         """
         made = self._plain.setdefault((conv, depth), [])
         if len(made) < stop:

@@ -326,6 +326,20 @@ def test_search_index_is_not_walked_by_garbage_collections() -> None:
     assert walked == []
 
 
+def test_analyses_are_made_with_collections_paused_and_set_aside_from_them() -> None:
+    """The analysis worker makes a history's analyses (millions of objects at a million
+    messages) with automatic collections paused, and sets them aside from the collector
+    before they resume: a full collection would otherwise walk them all, in whichever thread
+    set it off."""
+    session = Session.from_conversations(load(DEMO))
+    seen: list[bool] = []
+    assert gc.isenabled()
+    results = session.analysis(lambda c, messages, links: seen.append(gc.isenabled()))
+    assert seen == [False] and gc.isenabled()
+    links = results[0][1].links
+    assert links.pairs and not any(o is links for o in gc.get_objects())
+
+
 _DEAD_CYCLES_PROBE = """
 import gc, sys
 from msgviewer import load
