@@ -266,9 +266,11 @@ async def ready(pilot):
 async def idle(pilot):
     # An edit's analyses (links, results placed again) and its search made again run in
     # workers: done and shown before the next key, whose time would otherwise carry them.
+    # Asked ten times a second: each time costs the interface's thread some 0.3 ms, which a
+    # million messages' analyses (12-15 s) would add up to most of a key at 1,000.
     main_screen = pilot.app.main_screen
     while not main_screen.session.analysed or main_screen.placing_results:
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.1)
     await pilot.app.workers.wait_for_complete()
     await settle(pilot)
 

@@ -125,7 +125,8 @@ class Session:
     analysed: bool = False
     graveyard: list[Any] = field(default_factory=list)
     """What an edit replaced that takes a while to free (analyses; a long history's rows and
-    places of results), kept until the analysis worker drops it."""
+    places of results), kept until the analysis worker drops it (as it starts, and as it
+    ends: the places the new links replace come meanwhile)."""
     load_warnings: list[str] = field(default_factory=list)
     """What reading the files reported and kept without understanding (a broken line of a
     session log, say), each saying where: shown among the problems."""
@@ -220,6 +221,9 @@ class Session:
             # Counted here, off the UI thread: the count walks every frozen object (0.35 s
             # at a million messages).
             keep_out_of_collections(gc.get_freeze_count())
+        # what the interface replaced with the links meanwhile (the places of results carried
+        # over an edit), freed here too
+        self.graveyard.clear()
         return out
 
     def store_links(self, c: int, messages: tuple[Message, ...], links: Any) -> bool:

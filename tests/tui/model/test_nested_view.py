@@ -679,7 +679,8 @@ def test_an_edit_leaves_the_rows_it_replaced_to_the_analysis_worker() -> None:
     """A count-changing edit hands the rows it replaces to the session's graveyard: the
     analysis worker the edit starts frees them (a fifth of a second at a million messages),
     not the key. The places of results before the edit are not freed either: the nesting
-    carried over the edit asks them."""
+    carried over the edit asks them, and once the links are made again it goes to the
+    graveyard too."""
     model = _loaded(DEMO)
     session = model.session
     rows = model.rows
@@ -689,5 +690,10 @@ def test_an_edit_leaves_the_rows_it_replaced_to_the_analysis_worker() -> None:
     model.splice(0, change.start, change.old_count, change.new_count, change.replaced)
     assert model.rows is not rows and any(kept is rows for kept in session.graveyard)
     assert any(held is before.under for held in gc.get_referents(model._nests[0].under))
+    session.store(session.analysis())
+    assert not session.graveyard
+    carried = model._nests[0]  # (and the places before the edit it asks)
+    model.refresh_nesting()
+    assert model._nests[0] is not carried and any(kept is carried for kept in session.graveyard)
     session.analysis()
     assert not session.graveyard
