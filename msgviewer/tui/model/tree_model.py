@@ -316,12 +316,13 @@ class TreeModel(NestedEdits):
         new ones (the session already holds them): replace their rows and renumber the rows
         after them.
 
-        Costs the rows of the change plus one pass over the conversation's later rows, not a
-        rebuild. Expansion state moves with the messages it belongs to; a replaced message
-        keeps it when the count is unchanged (an edit in place).
+        Costs the rows of the change plus a step for each chunk of rows after it (``RowList``),
+        not a rebuild. Expansion state moves with the messages it belongs to; a replaced
+        message keeps it when the count is unchanged (an edit in place). The rows it gives
+        share the chunks they keep with the rows before (set aside from the collector when
+        those were made): only its few new chunks are not, so nothing is set aside here.
         """
         self._splice(conv, start, old_count, new_count, replaced)
-        self.rows_made()  # (a new list: set aside now, not once the analyses are stored)
 
     def _splice(
         self, conv: int, start: int, old_count: int, new_count: int, replaced: Sequence[Message]

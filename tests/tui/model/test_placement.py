@@ -15,8 +15,8 @@ from msgviewer import load
 from msgviewer.core.edits import Part, delete_parts
 from msgviewer.formats import Conversation
 from msgviewer.tui.model import placement as placing
+from msgviewer.tui.model import row_list, tree_model
 from msgviewer.tui.model import session as session_module
-from msgviewer.tui.model import tree_model
 from msgviewer.tui.model.history import EditHistory
 from msgviewer.tui.model.result_nesting import ResultNesting, nest_results
 from msgviewer.tui.model.rows import BLOCK, MSG, Filter
@@ -282,17 +282,25 @@ def _walked_by_the_collector(value: object) -> bool:
     return any(o is value for o in gc.get_objects())
 
 
+def _walked_chunks(model: TreeModel) -> list[bool]:
+    """Of each chunk of the rows (``RowList``), whether a full collection would walk it."""
+    return [_walked_by_the_collector(chunk) for chunk in model.rows._chunks]
+
+
 @pytest.mark.parametrize("made", ["rebuilt", "placed a slice at a time", "edited"])
 def test_a_long_view_made_anew_is_set_aside_from_the_collector(
     made: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Rows made anew for a long history (a rebuild, a placement taken, an edit) are frozen:
-    every full collection would otherwise walk their list (a million rows: 30-40 ms every few
-    keys, until the next analysis froze them). A short one's are left to the collector."""
+    """Rows made anew for a long history (a rebuild, a placement taken) are frozen: every full
+    collection would otherwise walk them (a million rows: 30-40 ms every few keys, until the
+    next analysis froze them). An edit keeps the chunks of rows it does not cut, set aside
+    already, and makes only a few new ones. A short history's rows are left to the
+    collector."""
+    monkeypatch.setattr(row_list, "CHUNK", 16)
     model, nests = _linked([Conversation(tuple(generate(300)))])
     monkeypatch.setattr(tree_model, "FREEZE_ROWS", len(model.rows) + 10**6)
     model.rebuild()
-    assert _walked_by_the_collector(model.rows)  # (short: left as it is)
+    assert all(_walked_chunks(model))  # (short: left as it is)
     monkeypatch.setattr(tree_model, "FREEZE_ROWS", 100)
     try:
         if made == "rebuilt":
@@ -309,7 +317,9 @@ def test_a_long_view_made_anew_is_set_aside_from_the_collector(
             assert p is not None
             _steps(p, model)
             assert p.take()
-        assert len(model.rows) >= 100 and not _walked_by_the_collector(model.rows)
+        walked = _walked_chunks(model)
+        assert len(model.rows) >= 100 and len(walked) > 10
+        assert sum(walked) <= (2 if made == "edited" else 0)
     finally:
         gc.unfreeze()  # (what earlier tests froze too: counted afresh at the next analysis)
         monkeypatch.setattr(session_module, "_frozen_after_cleanup", None)
