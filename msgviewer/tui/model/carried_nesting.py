@@ -64,6 +64,8 @@ class _Shift:
 class _Under(Mapping[CallKey, list[Spot]]):
     def __init__(self, before: Mapping[CallKey, list[Spot]], shift: _Shift, size: int) -> None:
         self._before, self._shift, self._size = before, shift, size
+        self.depth: int = getattr(before, "depth", 0) + 1
+        """Edits carried over since the places were last made (each asks the one before)."""
 
     def get(self, key: CallKey, default: Any = None) -> Any:
         kind, cm, i = key
@@ -182,6 +184,24 @@ class _Openers(Set[int]):
         return sum(1 for _ in self)
 
 
+MAX_DEPTH = 4
+"""Edits carried over, each asking the one before, before the places are made into plain dicts
+(edits made faster than the links are made again: at a million messages, a pass over every
+call and result once every few edits, where each lookup would otherwise grow slower)."""
+
+
+def _made(nest: ResultNesting) -> ResultNesting:
+    """``nest`` as plain dicts, asking nothing of the nestings before it."""
+    return ResultNesting(
+        nest.links,
+        dict(nest.under.items()),
+        dict(nest.home.items()),
+        dict(nest.hidden.items()),
+        dict(nest.moved.items()),
+        frozenset(nest.openers),
+    )
+
+
 def carried(
     before: ResultNesting,
     start: int,
@@ -191,6 +211,8 @@ def carried(
 ) -> ResultNesting:
     """``before`` after messages ``start:start+len(replaced)`` (``replaced``) became
     ``new_count`` others (``messages``: the conversation's messages after the edit)."""
+    if getattr(before.under, "depth", 0) >= MAX_DEPTH:
+        before = _made(before)
     end = start + len(replaced)
     shift = _Shift(start, end, new_count - len(replaced))
     dropped: set[CallKey] = set()

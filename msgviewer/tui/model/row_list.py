@@ -82,6 +82,8 @@ class RowList(Sequence[Row]):
                 yield from chunk
 
     def __contains__(self, row: object) -> bool:
+        if not isinstance(row, tuple) or len(row) != 6:
+            return False
         try:
             self.index(row)  # type: ignore[arg-type]
         except ValueError:
@@ -101,8 +103,7 @@ class RowList(Sequence[Row]):
     def index(self, row: Row, start: int = 0, stop: int | None = None) -> int:  # type: ignore[override]
         """Position of ``row`` in ``rows[start:stop]``: chunks whose message numbers cannot
         hold it are passed over, the rest searched by ``list.index``."""
-        stop = self._len if stop is None else min(stop, self._len)
-        start = max(start, 0)
+        start, stop, _ = slice(start, stop).indices(self._len)  # (as a list takes them)
         if start >= stop:
             raise ValueError("row not in the rows")
         m = row[2]
@@ -134,7 +135,13 @@ class RowList(Sequence[Row]):
 
     # -- changing ---------------------------------------------------------------------------
 
-    def __setitem__(self, index: slice, rows: Iterable[Row]) -> None:  # type: ignore[override]
+    def __setitem__(self, index: int | slice, rows: Iterable[Row]) -> None:  # type: ignore[override]
+        if not isinstance(index, slice):  # one row
+            if index < 0:
+                index += self._len
+            if not 0 <= index < self._len:
+                raise IndexError("row index out of range")
+            index, rows = slice(index, index + 1), [rows]  # type: ignore[list-item]
         lo, hi, step = index.indices(self._len)
         if step != 1:
             raise ValueError("rows are replaced by runs only")

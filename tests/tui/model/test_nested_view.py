@@ -26,7 +26,7 @@ from msgviewer.core.edits import (
 )
 from msgviewer.core.links import link_tools
 from msgviewer.formats import Conversation
-from msgviewer.tui.model.carried_nesting import carried
+from msgviewer.tui.model.carried_nesting import MAX_DEPTH, carried
 from msgviewer.tui.model.history import EditHistory
 from msgviewer.tui.model.labels import RowLabels
 from msgviewer.tui.model.navigation import partner
@@ -590,6 +590,31 @@ def test_a_nesting_carried_over_edits_places_what_is_left_of_the_pairs(path: obj
             messages = edited
 
 
+def test_a_nesting_carried_over_many_edits_asks_no_deeper_than_a_few() -> None:
+    """Edits made faster than the links are made again (a key held on a long history): the
+    nesting carried over each asks the one before, so it is made into plain dicts once a few
+    are stacked. A thousand edits leave lookups as quick as after a few (before, each asked
+    through every edit since, and the thousandth raised ``RecursionError``), and the places
+    are still those of the pairs left."""
+    messages = tuple(generate(120))
+    pairs, shown = list(link_tools(messages).pairs), nest_results(messages, link_tools(messages))
+    for n in range(1000):
+        start = n % 7
+        if n % 2:
+            edited = (*messages[:start], Message.user(f"wait {n}"), *messages[start:])
+            old, new = 0, 1
+        else:
+            edited = (*messages[:start], *messages[start + 1 :])
+            old, new = 1, 0
+        pairs = _carried_by_hand(messages, pairs, start, old, new)
+        shown = carried(shown, start, messages[start : start + old], new, edited)
+        messages = edited
+        assert getattr(shown.under, "depth", 0) <= MAX_DEPTH
+        if n % 97 == 0 or n == 999:
+            expected = nest_results(messages, SimpleNamespace(pairs=pairs))
+            assert _places(shown) == _places(expected), n
+
+
 def _changed_span(before: tuple[Message, ...], after: tuple[Message, ...]) -> tuple[int, int, int]:
     """(start, old count, new count) of what differs between two histories."""
     start = 0
@@ -669,10 +694,29 @@ def test_a_nesting_compared_off_the_interface_is_known_the_same_at_once() -> Non
     edited = nest_results(data.messages[:6], link_tools(data.messages[:6]))
     edited.compared_with(shown)  # (places some results differently: not known the same)
     assert edited.placed_like is None and not edited.same_places(shown)
+    assert edited.placed_unlike is not None and edited.placed_unlike() is shown
     model._nests[0] = made
     del shown
     gc.collect()
     assert made.placed_like is not None and made.placed_like() is None
+
+
+def test_places_carried_over_an_edit_that_drops_a_pair_are_told_apart_by_their_count(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A nesting carried over an edit counts its calls at once: one made of links with another
+    number of calls is told apart without walking the carried one's places (a walk in Python
+    of every call at a million messages, on the interface's thread)."""
+    model = _loaded(DEMO)
+    data = model.session.convs[0]
+    shown = model._nests[0]
+    m = next(rm for rm, b in shown.home if b == -1)  # (a tool message: its pair goes with it)
+    edited = (*data.messages[:m], *data.messages[m + 1 :])
+    kept = carried(shown, m, data.messages[m : m + 1], 0, edited)
+    fresh = nest_results(data.messages, data.links)
+    monkeypatch.setattr(type(kept.under), "__iter__", lambda self: pytest.fail("walked"))
+    assert len(kept.under) != len(fresh.under)
+    assert not fresh.same_places(kept) and not kept.same_places(fresh)
 
 
 def test_an_edit_leaves_the_rows_it_replaced_to_the_analysis_worker() -> None:

@@ -96,6 +96,16 @@ def _changed_as_a_list(start: int, changes: list, probe: int) -> None:  # type: 
                 rows.index(target, lo)
     with pytest.raises(ValueError):
         rows.index((MSG, 9, 0, 0, 0, 0))
+    assert None not in rows and (MSG, 9, 0, 0, 0, 0) not in rows
+    if expected:
+        last = expected[-1]
+        assert (last in rows) and rows.index(last, -1) == len(expected) - 1
+        first = expected[0]
+        if first not in expected[1:]:
+            with pytest.raises(ValueError):
+                rows.index(first, 1, -1)
+        expected[0] = rows[0] = (MSG, 7, 7, 7, 7, 7)
+        assert list(rows) == expected
 
 
 def test_rows_before_a_renumbering_are_the_tuples_given() -> None:
