@@ -61,7 +61,23 @@ class _Shift:
         ]
 
 
-class _Under(Mapping[CallKey, list[Spot]]):
+class _View(Mapping[Any, Any]):
+    """A mapping read through ``get``, whose None is a key that is not there."""
+
+    def __getitem__(self, key: Any) -> Any:
+        value = self.get(key)
+        if value is None:
+            raise KeyError(key)
+        return value
+
+    def __contains__(self, key: object) -> bool:
+        return self.get(key) is not None
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)  # (comparisons and tests only: a walk)
+
+
+class _Under(_View):
     def __init__(self, before: Mapping[CallKey, list[Spot]], shift: _Shift, size: int) -> None:
         self._before, self._shift, self._size = before, shift, size
         self.depth: int = getattr(before, "depth", 0) + 1
@@ -75,15 +91,6 @@ class _Under(Mapping[CallKey, list[Spot]]):
             return default
         return self._shift.spots(old, spots) or default  # type: ignore[arg-type]
 
-    def __getitem__(self, key: CallKey) -> list[Spot]:
-        spots = self.get(key)
-        if spots is None:
-            raise KeyError(key)
-        return spots  # type: ignore[no-any-return]
-
-    def __contains__(self, key: object) -> bool:
-        return self.get(key) is not None  # type: ignore[arg-type]
-
     def __iter__(self) -> Iterator[CallKey]:
         shift = self._shift
         for (kind, cm, i), spots in self._before.items():
@@ -95,7 +102,7 @@ class _Under(Mapping[CallKey, list[Spot]]):
         return self._size  # (counted as it was made: a nesting is asked whether it is empty)
 
 
-class _Home(Mapping[tuple[int, int], CallKey]):
+class _Home(_View):
     def __init__(self, before: Mapping[tuple[int, int], CallKey], shift: _Shift) -> None:
         self._before, self._shift = before, shift
 
@@ -109,15 +116,6 @@ class _Home(Mapping[tuple[int, int], CallKey]):
         new = self._shift.new(cm)  # (None: the call was edited, so the pair is dropped)
         return default if new is None else (kind, new, i)
 
-    def __getitem__(self, key: tuple[int, int]) -> CallKey:
-        call = self.get(key)
-        if call is None:
-            raise KeyError(key)
-        return call  # type: ignore[no-any-return]
-
-    def __contains__(self, key: object) -> bool:
-        return self.get(key) is not None  # type: ignore[arg-type]
-
     def __iter__(self) -> Iterator[tuple[int, int]]:
         shift = self._shift
         for (rm, b), (_, cm, _) in self._before.items():
@@ -125,11 +123,8 @@ class _Home(Mapping[tuple[int, int], CallKey]):
             if new is not None and shift.new(cm) is not None:
                 yield (new, b)
 
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
 
-
-class _ByMessage(Mapping[int, Any]):
+class _ByMessage(_View):
     """``hidden`` or ``moved``: by message, those the edit touched worked out anew."""
 
     def __init__(self, before: Mapping[int, Any], shift: _Shift, anew: dict[int, Any]) -> None:
@@ -142,15 +137,6 @@ class _ByMessage(Mapping[int, Any]):
         value = self._anew[old] if old in self._anew else self._before.get(old)
         return default if value is None else value
 
-    def __getitem__(self, m: int) -> Any:
-        value = self.get(m)
-        if value is None:
-            raise KeyError(m)
-        return value
-
-    def __contains__(self, m: object) -> bool:
-        return self.get(m) is not None  # type: ignore[arg-type]
-
     def __iter__(self) -> Iterator[int]:
         shift, anew = self._shift, self._anew
         for m in self._before:
@@ -160,9 +146,6 @@ class _ByMessage(Mapping[int, Any]):
         for m, value in anew.items():
             if value is not None:
                 yield shift.new(m)  # type: ignore[misc]
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
 
 
 class _Openers(Set[int]):
