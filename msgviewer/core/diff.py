@@ -9,7 +9,6 @@ changes may name the same index; an equal message is one ``same`` change.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Sequence
 from itertools import repeat
 from typing import Any, Literal
@@ -18,6 +17,7 @@ from ._frozen import value
 from .diff_align import align
 from .diff_details import Detail, Options, details
 from .diff_units import Unit, Units, normal
+from .gc_pause import collections_paused
 from .message import Message
 
 Op = Literal["same", "changed", "added", "removed"]
@@ -100,13 +100,8 @@ def diff(
     opts = Options(ignore_ids, ignore_usage, ignore_metadata, ma, mb)
     # A change per message, none of them in a cycle: with the collector running, making
     # 100,000 of them set it walking every message of both histories, several times.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collections_paused():
         return HistoryDiff(tuple(_changes(ma, mb, opts)))
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _changes(ma: Any, mb: Any, opts: Options) -> list[Change]:

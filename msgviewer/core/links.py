@@ -19,11 +19,11 @@ the result that follows it, which is what a reader of the history expects.
 
 from __future__ import annotations
 
-import gc
 from collections import deque
 from collections.abc import Sequence
 
 from .blocks import ServerToolCallBlock, ServerToolResultBlock, ToolCallBlock, ToolResultBlock
+from .gc_pause import collections_paused
 from .message import Message
 from .tool_links import _RAN_STATUSES, RAN, RAN_FAILED, UNANSWERED, ToolLinks
 from .tool_refs import (
@@ -42,13 +42,8 @@ def link_tools(messages: Sequence[Message]) -> ToolLinks:
     """Pair every tool call of ``messages`` with the result that answers it (one pass, O(n))."""
     # The refs form no cycles; without the pause, building them sets off collections that
     # walk the whole history again and again (half the time at 100k messages).
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collections_paused():
         return _link(messages)
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _link(messages: Sequence[Message]) -> ToolLinks:

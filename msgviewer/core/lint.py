@@ -31,7 +31,6 @@ Tool messages count as the user's turn for alternation (writers turn them into u
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from typing import Any, Literal
@@ -39,6 +38,7 @@ from typing import Any, Literal
 from ._frozen import value
 from .blocks import ServerToolCallBlock, TextBlock, ToolCallBlock, ToolResultBlock
 from .fixes import FIXERS
+from .gc_pause import collections_paused
 from .links import UNANSWERED, ToolLinks, link_tools
 from .message import Message
 from .tool_refs import _CallRow
@@ -125,13 +125,8 @@ def lint(messages: Sequence[Message], *, provider: str | None = None) -> list[Pr
     # Nothing built here forms cycles: pausing the collector keeps it from walking the whole
     # history again and again while the links and turns are made. They are gone before it
     # runs again, so it never walks them at all.
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collections_paused():
         problems = _problems(messages, provider)
-    finally:
-        if was_enabled:
-            gc.enable()
     problems.sort(key=lambda p: (p.index, -1 if p.block is None else p.block))
     return problems
 

@@ -4,13 +4,13 @@ would drop. A writer's unexpected failure is reported with the message it failed
 from __future__ import annotations
 
 import dataclasses
-import gc
 import os
 import warnings
 from collections.abc import Sequence
 from typing import Any
 
 from ..core.errors import FormatError, MsgviewerError
+from ..core.gc_pause import collections_paused
 from ..core.message import Message
 from ..core.serialize import FORMAT_NAME as NATIVE
 from .base import Context, Conversation, Format, LossyConversionWarning
@@ -49,10 +49,9 @@ def dumps(
     # The collector paused while the wire values are built: they form no cycles, and at
     # 10^5 parallel calls its passes over the growing values cost as much as the writing
     # (and grew faster than it). They are gone once written: nothing to freeze.
-    was_enabled = gc.isenabled()
-    gc.disable()
     try:
-        return fmt.write(conversations, Context(target=fmt.name))
+        with collections_paused():
+            return fmt.write(conversations, Context(target=fmt.name))
     except MsgviewerError:
         raise
     except (TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError) as exc:
@@ -62,9 +61,6 @@ def dumps(
         raise FormatError(
             f"cannot write as {fmt.name}: {where}: {type(exc).__name__}: {exc}"
         ) from None
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _shape_keys_but(fmt: Format) -> frozenset[str]:

@@ -15,7 +15,7 @@ compares them).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence, Set
+from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import Any
 
@@ -151,6 +151,10 @@ class _ByMessage(_View):
 class _Openers(Set[int]):
     def __init__(self, before: Set[int], shift: _Shift, lost: set[int]) -> None:
         self._before, self._shift, self._lost = before, shift, lost
+
+    @classmethod
+    def _from_iterable(cls, items: Iterable[int]) -> frozenset[int]:
+        return frozenset(items)  # (what ``|``, ``&`` and ``-`` give)
 
     def __contains__(self, m: object) -> bool:
         old = self._shift.old(m)  # type: ignore[arg-type]

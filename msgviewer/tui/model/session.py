@@ -7,12 +7,12 @@ analyses (tool links, problems, usage) are filled in once, after the first paint
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ...core.blocks import MEDIA_TYPES
+from ...core.gc_pause import collections_paused
 from ...core.message import Message
 from ...formats import Conversation
 
@@ -302,20 +302,6 @@ def _with_refs(links: Any) -> Any:
         # thread after every edit (twice a pass over the history at 100k messages).
         _ = links.calls_in(0), links.results_in(0)
     return links
-
-
-@contextmanager
-def collections_paused() -> Iterator[None]:
-    """Automatic collections paused while objects that form no cycles are made by the
-    million (and resumed after, if they were on): a collection on the way would only walk
-    them."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 _frozen_after_cleanup: int | None = None

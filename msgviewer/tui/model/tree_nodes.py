@@ -8,11 +8,11 @@ the flat list of visible rows.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterable
 from typing import Any
 
 from ...core.call_order import call_places
+from ...core.gc_pause import collections_paused
 from ...core.message import Message
 from .result_nesting import CallKey, ResultNesting, nest_results
 from .rows import (
@@ -331,13 +331,8 @@ class TreeNodes:
         """
         made = self._plain.setdefault((conv, depth), [])
         if len(made) < stop:
-            was_enabled = gc.isenabled()
-            gc.disable()  # plain tuples, no cycles: collections on the way would only walk them
-            try:
+            with collections_paused():  # plain tuples, no cycles: a collection only walks them
                 made.extend([(MSG, conv, m, 0, 0, depth) for m in range(len(made), stop)])
-            finally:
-                if was_enabled:
-                    gc.enable()
         return made[start:stop]
 
     def _line_rows(self, c: int, m: int, b: int, lines: tuple[str, ...], d: int) -> list[Row]:
