@@ -7,7 +7,8 @@ analyses (tool links, problems, usage) are filled in once, after the first paint
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -338,8 +339,33 @@ def keep_out_of_collections(freeze_count: int | None = None, *, often: bool = Fa
     what is frozen is counted only every ``COUNT_EVERY``-th time (at a million messages the
     count takes 0.35 s).
     """
-    global _frozen_after_cleanup, _freezes_uncounted
     gc.collect(1)  # young garbage is not frozen
+    _freeze(freeze_count, often)
+
+
+@contextmanager
+def made_to_last() -> Iterator[None]:
+    """What the ``with`` block makes kept out of the collector's reach as soon as it is made:
+    for a new version of a long history and the views spliced for it (a tuple of a million
+    messages, the search index's tuple, the rows).
+
+    Left young, each such container is walked by the next collections of the young
+    generations, which Textual's drawing sets off within the key that made it: a walk of a
+    million references that each point elsewhere in memory, some 40-95 ms each, two or three
+    times an edit at a million messages. So the young garbage is collected first (what lives
+    long is frozen already, so little is young), collections are paused in the block, and what
+    it made is frozen after, with no collection to walk it.
+    """
+    gc.collect(1)
+    with collections_paused():
+        yield
+    _freeze(None, often=True)
+
+
+def _freeze(freeze_count: int | None, often: bool) -> None:
+    """``gc.freeze()``, and once what is frozen has grown by a quarter, a whole collection
+    first (see ``keep_out_of_collections``)."""
+    global _frozen_after_cleanup, _freezes_uncounted
     _freezes_uncounted = _freezes_uncounted + 1 if often else 0
     if 0 < _freezes_uncounted < COUNT_EVERY:
         gc.freeze()

@@ -18,6 +18,7 @@ from ...core.message import Message
 from ..model.history import Change
 from ..model.rows import CONV, MSG, Row
 from ..model.safe import printable
+from ..model.session import made_to_last
 from ..model.targets import Focus
 from .saving import SavingScreen
 
@@ -135,7 +136,8 @@ class ApplyingScreen(SavingScreen):
             return None
         edit = self.history.edit_conversation if whole else self.history.edit
         try:
-            change = edit(c, fn, label)  # type: ignore[arg-type]
+            with made_to_last():  # a new version of the history
+                change = edit(c, fn, label)  # type: ignore[arg-type]
         except edits.EditRefused as exc:
             self.notify(str(exc), severity="warning")
             return None
@@ -154,9 +156,10 @@ class ApplyingScreen(SavingScreen):
         c = change.conv
         if self._link_waiters:  # they were asked about the history before this change
             self._link_waiters.pop(c, None)
-        self.model.splice(c, change.start, change.old_count, change.new_count, change.replaced)
-        if self.search_index is not None:
-            self.search_index.splice(c, change.start, change.old_count, change.new_count)
+        with made_to_last():  # the rows and the search index made for it
+            self.model.splice(c, change.start, change.old_count, change.new_count, change.replaced)
+            if self.search_index is not None:
+                self.search_index.splice(c, change.start, change.old_count, change.new_count)
         tree = self.tree
         count = len(self.session.convs[c].messages)
         if focus is None:
@@ -190,7 +193,8 @@ class ApplyingScreen(SavingScreen):
     def _step(self, *, undo: bool) -> None:
         if self.session is None or self.saving:
             return
-        change = self.history.undo() if undo else self.history.redo()
+        with made_to_last():
+            change = self.history.undo() if undo else self.history.redo()
         if change is None:
             self.notify("Nothing to undo" if undo else "Nothing to redo", timeout=1.5)
             return

@@ -25,6 +25,7 @@ from ..model.media import is_media
 from ..model.rows import CONV, MSG, Filter, Row, describe_filter
 from ..model.safe import printable
 from ..model.search import Query, SearchIndex
+from ..model.search_hits import Hits
 from ..model.session import Session
 from ..model.tree_model import TreeModel
 from ..widgets.conversation_tree import ConversationTree
@@ -120,7 +121,7 @@ class MainScreen(CopyKeys, SearchingScreen):
         self.query_text = ""
         self.search_query: Query | None = None
         self.query_error = ""
-        self.hits: tuple[tuple[int, int], ...] = ()
+        self.hits = Hits()
         self.hit = -1
         self.follower: Follower | None = None
         self._follow_timer: Any = None

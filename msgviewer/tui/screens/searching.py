@@ -17,16 +17,16 @@ from ..model.search import (
     QueryError,
     SearchIndex,
     locate,
-    next_hit,
     parse_query,
 )
+from ..model.search_hits import Hits, next_hit
 from .loading import LoadingScreen, WorkerCancelled
 
 
 class SearchingScreen(LoadingScreen):
     """Search as you type, jump to the first match on enter, step with n and N, clear."""
 
-    hits: tuple[tuple[int, int], ...]
+    hits: Hits
     hit: int
     search_query: Query | None
     """The search in force (None: none, or one that does not compile)."""
@@ -63,7 +63,7 @@ class SearchingScreen(LoadingScreen):
         self.detail.set_highlight(self.tree.highlight)
         self.tree.data_changed()
         if query is None or self.search_index is None:
-            self.hits, self.hit = (), -1
+            self.hits, self.hit = Hits(), -1
             self.update_status()
             return
         self._search_worker(self.search_index, query, jump)
@@ -76,14 +76,12 @@ class SearchingScreen(LoadingScreen):
             return
         self.app.call_from_thread(self._search_done, query, hits, jump)
 
-    def _search_done(self, query: Query, hits: list[tuple[int, int]], jump: bool) -> None:
+    def _search_done(self, query: Query, hits: Hits, jump: bool) -> None:
         if query.typed != self.query_text:
             return
         if self.model is not None and self.model.filter.active:
-            hits = [h for h in hits if self.model.message_visible(*h)]
-        # A tuple (of tuples of ints): the collector stops tracking it, so its full
-        # collections do not walk every match of a search that matches 100,000 messages.
-        self.hits = tuple(hits)
+            hits = hits.kept(self.model.message_visible)
+        self.hits = hits
         self.hit = -1
         if jump:
             self._step_hit(1, from_cursor=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from msgviewer.tui.model.search import next_hit
+from msgviewer.tui.model.search_hits import next_hit
 
 HITS = ((0, 2), (0, 5), (1, 0))
 
