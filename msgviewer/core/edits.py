@@ -3,7 +3,8 @@
 Each builder returns a function for ``Document.edit``: the screen decides *what* to change
 from the cursor, these say *how*, on the messages they are given. Message, block and call
 positions are the ones of the history the edit is applied to (the app applies an edit right
-after computing it, on the UI thread).
+after computing it, on the UI thread). Each says which messages it may change (``Spanned``),
+so a Document looks for what changed there alone, not across a million messages.
 
 Tool-call linkage: ``partners`` says which results answer a message's (or block's) calls and
 which calls its results answer, so a delete can take them along; ``unit`` is the run of
@@ -27,6 +28,7 @@ from .blocks import (
 from .call_order import call_places, with_calls
 from .links import CallRef, ResultRef, ToolLinks
 from .message import Message, ToolCall
+from .spans import Spanned
 
 EditFn = Callable[[list[Message]], list[Message]]
 
@@ -134,7 +136,7 @@ def replace_message(index: int, message: Message) -> EditFn:
         messages[index] = message
         return messages
 
-    return edit
+    return Spanned(index, index + 1, edit)
 
 
 def update_message(index: int, change: Callable[[Message], Message]) -> EditFn:
@@ -144,7 +146,7 @@ def update_message(index: int, change: Callable[[Message], Message]) -> EditFn:
         messages[index] = change(messages[index])
         return messages
 
-    return edit
+    return Spanned(index, index + 1, edit)
 
 
 def insert_message(index: int, message: Message) -> EditFn:
@@ -154,7 +156,7 @@ def insert_message(index: int, message: Message) -> EditFn:
         messages.insert(index, message)
         return messages
 
-    return edit
+    return Spanned(index, index, edit)
 
 
 def duplicate_message(index: int) -> EditFn:
@@ -194,7 +196,7 @@ def duplicate_message(index: int) -> EditFn:
         messages.insert(index + 1, copy)
         return messages
 
-    return edit
+    return Spanned(index + 1, index + 1, edit)
 
 
 _CALL_BLOCKS = (ToolCallBlock, ServerToolCallBlock)
@@ -311,7 +313,7 @@ def delete_parts(parts: Iterable[Part]) -> EditFn:
             del messages[i]
         return messages
 
-    return edit
+    return _within(whole | touched, edit)
 
 
 def _only_links(message: Message, removed: set[int] | None) -> bool:
@@ -398,7 +400,8 @@ def rename_call(call: CallRef, result: ResultRef | None, new_id: str) -> EditFn:
             messages[r] = _with_result_id(messages[r], result.block_index, new_id)
         return messages
 
-    return edit
+    changed = {call.message_index} | ({result.message_index} if result is not None else set())
+    return _within(changed, edit)
 
 
 def call_ref(links: ToolLinks, message: int, block: int | None, call: int | None) -> CallRef | None:
@@ -463,4 +466,9 @@ def replace_keeping_links(links: ToolLinks, index: int, new: Message) -> EditFn:
             messages[r] = _with_result_id(messages[r], result.block_index, new_id)
         return messages
 
-    return edit
+    return _within({index, *(result.message_index for result, _ in renames)}, edit)
+
+
+def _within(indexes: Collection[int], edit: EditFn) -> EditFn:
+    """``edit``, saying it changes no message outside ``indexes`` (or any, given none)."""
+    return Spanned(min(indexes), max(indexes) + 1, edit) if indexes else edit

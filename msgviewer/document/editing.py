@@ -38,7 +38,7 @@ from typing import Any
 
 from ..core.errors import InvalidMessageError, MsgviewerError
 from ..core.message import Message
-from ..core.spans import changed_span
+from ..core.spans import Spanned, changed_span
 from ..formats import dumps
 from ..formats import load as load_file
 from ..formats.base import Conversation
@@ -116,9 +116,13 @@ def _file_digest(path: str) -> tuple[int, int] | None:
     return size, crc
 
 
-def _diff(old: tuple[Message, ...], new: tuple[Message, ...]) -> tuple[int, tuple, tuple]:
-    """(start, old middle, new middle): the span where two histories differ, by identity."""
-    start, old_count, new_count = changed_span(old, new)
+def _diff(
+    old: tuple[Message, ...], new: tuple[Message, ...], edit: Any = None
+) -> tuple[int, tuple, tuple]:
+    """(start, old middle, new middle): the span where two histories differ, by identity
+    (looked for only where the ``edit`` that made ``new`` says it changed, if it says)."""
+    found = edit.changed(old, new) if isinstance(edit, Spanned) else None
+    start, old_count, new_count = found or changed_span(old, new)
     return start, old[start : start + old_count], new[start : start + new_count]
 
 
@@ -237,7 +241,7 @@ class Document:
             raise InvalidMessageError(
                 f"edit {label!r} returned {type(result).__name__}, not a list of messages"
             )
-        return self._record(tuple(result), None, label)
+        return self._record(tuple(result), None, label, fn)
 
     def edit_conversation(self, fn: Callable[[Conversation], Conversation], label: str) -> bool:
         """Replace the conversation by ``fn(conversation)``: its messages, title and metadata
@@ -252,8 +256,8 @@ class Document:
         head = None if before == after else (before, after)
         return self._record(tuple(result.messages), head, label)
 
-    def _record(self, new: tuple[Message, ...], head: Any, label: str) -> bool:
-        start, old_mid, new_mid = _diff(self._messages, new)
+    def _record(self, new: tuple[Message, ...], head: Any, label: str, edit: Any = None) -> bool:
+        start, old_mid, new_mid = _diff(self._messages, new, edit)
         _checked(new_mid, label, start)  # (the rest are the messages it had)
         if not old_mid and not new_mid and head is None:
             return False
