@@ -38,6 +38,7 @@ class Placement:
         view = copy.copy(model)  # (the same session, filter and settings)
         view._expanded = set(model._expanded)
         view._collapsed = set(model._collapsed)
+        view._all_messages = dict(model._all_messages)
         view._nests = {**model._nests, **nests}
         view._parents = {}
         view._plain = {}

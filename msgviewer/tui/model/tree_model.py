@@ -84,6 +84,7 @@ class TreeModel(NestedEdits):
             if (
                 not self.filter.active
                 and not self._expanded
+                and not self._all_messages.get(c)
                 and isinstance(top, range)
                 and self.nesting(c) is None
             ):
@@ -161,22 +162,26 @@ class TreeModel(NestedEdits):
 
     def expand_all(self, messages: bool = True) -> None:
         """Expand every message (and conversation), keeping block defaults."""
-        for c, conv in enumerate(self.session.convs):
+        for c in range(len(self.session.convs)):
             if self.multi:
                 self._set_expanded((CONV, c, 0, 0), True)
             if messages:
-                for m in range(len(conv.messages)):
-                    self._set_expanded((MSG, c, m, 0), True)
+                self._all_messages[c] = True
+        if messages:
+            self._forget_messages()
         self.rebuild()
 
     def collapse_all(self) -> None:
-        """Collapse every message back to one row each."""
+        """Collapse every message back to one row each (those the view opens too)."""
         self._expanded = {n for n in self._expanded if n[0] == CONV}
-        for c in range(len(self.session.convs)):
-            nest = self.nesting(c)
-            if nest is not None:  # messages open by default in the view: closed too
-                self._collapsed.update((MSG, c, m, 0) for m in nest.openers)
+        self._all_messages = dict.fromkeys(range(len(self.session.convs)), False)
+        self._forget_messages()
         self.rebuild()
+
+    def _forget_messages(self) -> None:
+        """Every message as ``_all_messages`` says: none opened or closed on its own."""
+        self._expanded = {n for n in self._expanded if n[0] != MSG}
+        self._collapsed = {n for n in self._collapsed if n[0] != MSG}
 
     # -- finding rows -------------------------------------------------------------------------
 

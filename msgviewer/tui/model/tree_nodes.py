@@ -43,6 +43,10 @@ class TreeNodes:
         self.filter = Filter()
         self._expanded: set[Node] = set()
         self._collapsed: set[Node] = set()
+        self._all_messages: dict[int, bool] = {}
+        """Conversation -> every message open (expand all) or closed (collapse all), whatever
+        the view would open: one entry, where a node each made the sets a million long (and
+        an edit moves every node after it along, 0.3 s for 300,000 at a million messages)."""
         self._masks: list[list[int]] | None = None
         self._parents: dict[int, tuple[Any, dict[int, tuple[int, int]]]] = {}
         self._plain: dict[tuple[int, int], list[Row]] = {}
@@ -181,6 +185,8 @@ class TreeNodes:
         kind, c, m, i = node
         if kind == CONV:
             return c == 0 or not self.multi
+        if kind == MSG and c in self._all_messages:
+            return self._all_messages[c]
         if kind in (MSG, CALL, INVALID, BLOCK):
             nest = self.nesting(c)
             if nest is not None:
@@ -267,7 +273,8 @@ class TreeNodes:
         filtering = self.filter.active
         nest = self.nesting(conv)
         hidden = nest.hidden if nest is not None else {}
-        openers = nest.openers if nest is not None else frozenset()
+        every = self._all_messages.get(conv)  # (as ``_default_expanded`` says, inlined)
+        openers = nest.openers if nest is not None and every is None else frozenset()
         for m in msgs:
             if m in hidden:  # it sits under its call
                 continue
@@ -275,7 +282,7 @@ class TreeNodes:
                 continue
             out.append((MSG, conv, m, 0, 0, depth))
             node = (MSG, conv, m, 0)
-            if (node in expanded or m in openers) and node not in collapsed:
+            if (every or node in expanded or m in openers) and node not in collapsed:
                 out.extend(self._children((MSG, conv, m, 0, 0, depth)))
         return out
 
