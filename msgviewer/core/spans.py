@@ -38,7 +38,8 @@ def _same_run(a: Iterable[Any], b: Iterable[Any], limit: int) -> int:
 class Spanned:
     """An edit ``fn(messages) -> messages`` that changes only ``messages[start:stop]`` of the
     list it is given: every message outside it is kept, as the same object, in its order
-    (moved along if the span grows or shrinks). Called as ``fn`` is.
+    (moved along if the span grows or shrinks). It holds on to nothing of that list once it
+    returns (a Document keeps the list for its next edit). Called as ``fn`` is.
 
     A ``Document`` given one compares the span alone: a whole million-message history
     compared before and after takes some 60 ms. A span that does not fit the list (negative,

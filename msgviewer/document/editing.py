@@ -151,6 +151,10 @@ class Document:
             conversation = Conversation(tuple(_checked(conversation)), format or "msgviewer")
         self._conversation: Any = conversation
         self._messages: tuple[Message, ...] = tuple(conversation.messages)  # type: ignore[union-attr]
+        self._work: list[Message] | None = None
+        """The messages as a list, kept for the next edit that holds on to none of it (a
+        ``Spanned`` one) to change in place: a list made for each edit, then freed, is two
+        passes over the history (25 ms at a million messages)."""
         # Undo entries: (label, start, old middle, new middle, state before, state after,
         # (title, metadata) before and after, or None when the edit kept them).
         self._undo: list[tuple[str, int, tuple, tuple, int, int, Any]] = []
@@ -248,12 +252,18 @@ class Document:
         If ``fn`` raises or returns something other than a list of messages, the document is
         left as it was.
         """
-        result = fn(list(self._messages))
+        reuse = isinstance(fn, Spanned)
+        work = self._work if reuse and self._work is not None else list(self._messages)
+        self._work = None  # (until the edit is recorded: one that raises may leave it half done)
+        result = fn(work)
         if not isinstance(result, (list, tuple)):
             raise InvalidMessageError(
                 f"edit {label!r} returned {type(result).__name__}, not a list of messages"
             )
-        return self._record(tuple(result), None, label, fn)
+        changed = self._record(tuple(result), None, label, fn)
+        if reuse and result is work:
+            self._work = work
+        return changed
 
     def edit_conversation(self, fn: Callable[[Conversation], Conversation], label: str) -> bool:
         """Replace the conversation by ``fn(conversation)``: its messages, title and metadata
@@ -269,6 +279,7 @@ class Document:
         return self._record(tuple(result.messages), head, label)
 
     def _record(self, new: tuple[Message, ...], head: Any, label: str, edit: Any = None) -> bool:
+        self._work = None
         start, old_mid, new_mid = _diff(self._messages, new, edit)
         _checked(new_mid, label, start)  # (the rest are the messages it had)
         if not old_mid and not new_mid and head is None:
@@ -296,8 +307,7 @@ class Document:
             return None
         entry = self._undo.pop()
         label, start, old_mid, new_mid, before, _, head = entry
-        cur = self._messages
-        self._messages = _spliced(cur, start, len(new_mid), old_mid)
+        self._messages = self._replaced(start, len(new_mid), old_mid)
         self.last_change = (start, len(new_mid), len(old_mid))
         if head is not None:
             self._set_head(head[0])
@@ -305,14 +315,21 @@ class Document:
         self._redo.append(entry)
         return label
 
+    def _replaced(self, start: int, count: int, middle: tuple[Message, ...]) -> tuple[Message, ...]:
+        """The messages with ``count`` of them from ``start`` replaced by ``middle``."""
+        work = self._work
+        if work is None:
+            return _spliced(self._messages, start, count, middle)
+        work[start : start + count] = middle
+        return tuple(work)
+
     def redo(self) -> str | None:
         """Redo the last undone edit; its label, or None if there is nothing to redo."""
         if not self._redo:
             return None
         entry = self._redo.pop()
         label, start, old_mid, new_mid, _, after, head = entry
-        cur = self._messages
-        self._messages = _spliced(cur, start, len(old_mid), new_mid)
+        self._messages = self._replaced(start, len(old_mid), new_mid)
         self.last_change = (start, len(old_mid), len(new_mid))
         if head is not None:
             self._set_head(head[1])

@@ -80,3 +80,32 @@ def test_a_span_that_does_not_fit_is_compared_whole() -> None:
     doc = Document(history)
     assert doc.edit(Spanned(1, 2, lambda m: m[:1] + m[3:]), "delete")
     assert doc.last_change == (1, 2, 0)
+
+
+@settings(max_examples=30, deadline=None)
+@given(histories(max_turns=4).filter(bool), st.data())
+def test_edits_undone_and_redone_in_turn_give_each_version_back(
+    history: list[Message], data: st.DataObject
+) -> None:
+    """Spanned edits change the list the document keeps for them in place; plain edits,
+    undo and redo come between: every version is still the one each step made."""
+    doc = Document(history)
+    versions = [doc.messages]
+    for _ in range(4):
+        if not doc.messages:
+            break
+        fn = data.draw(st.sampled_from(_edits(list(doc.messages), data)), label="edit")
+        plain = data.draw(st.booleans(), label="plain")
+        expected = tuple(fn(list(doc.messages)))
+        if doc.edit(fn.fn if plain else fn, "edit"):
+            versions.append(doc.messages)
+        assert doc.messages == expected
+        if len(versions) > 1 and data.draw(st.booleans(), label="undo and redo"):
+            doc.undo()
+            assert doc.messages == versions[-2]
+            doc.redo()
+            assert doc.messages == versions[-1]
+    while doc.undo() is not None:
+        versions.pop()
+        assert doc.messages == versions[-1]
+    assert doc.messages == tuple(history)
