@@ -276,8 +276,6 @@ async def idle(pilot):
         if main_screen.session.analysed and not main_screen.placing_results:
             break
         await asyncio.sleep(0.01)  # (set off, not yet started)
-    await pilot.app.workers.wait_for_complete()
-    await settle(pilot)
 
 async def main():
     loop = asyncio.get_running_loop()

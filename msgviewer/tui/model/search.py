@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from ...core.message import Message
@@ -21,8 +22,9 @@ from .rows import BLOCK, CALL, LINE, MSG, block_lines
 from .search_hits import Hits
 from .session import CancelFlag, Session
 
-CHECK_EVERY = 2000
-"""Messages between checks for cancellation."""
+CHUNK = 2000
+"""Haystacks per tuple: an edit makes again only the tuples of the messages it changed, and
+a search looks for cancellation between two."""
 
 
 def _json(value: Any) -> str:
@@ -129,9 +131,6 @@ def _candidate(query: Query, hay: str) -> bool:
     return query.needle in hay
 
 
-CHUNK = CHECK_EVERY
-"""Haystacks per tuple: an edit makes again only the tuples of the messages it changed."""
-
 Chunks = list[tuple[str, ...]]
 """One conversation's haystacks, in order, in tuples of at most ``CHUNK`` (maybe fewer)."""
 
@@ -235,7 +234,7 @@ def _spliced(chunks: Chunks, start: int, stop: int, new: tuple[str, ...]) -> Chu
     while last < len(chunks) and end < stop:
         end += len(chunks[last])
         last += 1
-    joined = tuple(h for chunk in chunks[first:last] for h in chunk)
+    joined = tuple(chain.from_iterable(chunks[first:last]))
     kept = joined[: start - offset] + new + joined[stop - offset :]
     remade = [kept[k : k + CHUNK] for k in range(0, len(kept), CHUNK)]
     return chunks[:first] + remade + chunks[last:]

@@ -25,8 +25,8 @@ class Hits(Sequence[tuple[int, int]]):
 
     def __init__(self, parts: Iterable[tuple[int, Iterable[int]]] = ()) -> None:
         """``parts``: ``(conversation, its matching message numbers in order)``, by conversation."""
-        self._parts = [(c, array("q", found)) for c, found in parts]
-        self._parts = [(c, found) for c, found in self._parts if found]
+        arrays = ((c, array("q", found)) for c, found in parts)
+        self._parts = [(c, found) for c, found in arrays if found]
         self._ends = list(accumulate(len(found) for _, found in self._parts))
 
     def __len__(self) -> int:

@@ -341,33 +341,8 @@ def keep_out_of_collections(freeze_count: int | None = None, *, often: bool = Fa
     what is frozen is counted only every ``COUNT_EVERY``-th time (at a million messages the
     count takes 0.35 s).
     """
-    gc.collect(1)  # young garbage is not frozen
-    _freeze(freeze_count, often)
-
-
-@contextmanager
-def made_to_last() -> Iterator[None]:
-    """What the ``with`` block makes kept out of the collector's reach as soon as it is made:
-    for a new version of a long history and the views spliced for it (a tuple of a million
-    messages, the search index's tuple, the rows).
-
-    Left young, each such container is walked by the next collections of the young
-    generations, which Textual's drawing sets off within the key that made it: a walk of a
-    million references that each point elsewhere in memory, some 40-95 ms each, two or three
-    times an edit at a million messages. So the young garbage is collected first (what lives
-    long is frozen already, so little is young), collections are paused in the block, and what
-    it made is frozen after, with no collection to walk it.
-    """
-    gc.collect(1)
-    with collections_paused():
-        yield
-    _freeze(None, often=True)
-
-
-def _freeze(freeze_count: int | None, often: bool) -> None:
-    """``gc.freeze()``, and once what is frozen has grown by a quarter, a whole collection
-    first (see ``keep_out_of_collections``)."""
     global _frozen_after_cleanup, _freezes_uncounted
+    gc.collect(1)  # young garbage is not frozen
     _freezes_uncounted = _freezes_uncounted + 1 if often else 0
     if 0 < _freezes_uncounted < COUNT_EVERY:
         gc.freeze()
@@ -383,6 +358,27 @@ def _freeze(freeze_count: int | None, often: bool) -> None:
     gc.freeze()
     if cleanup or baseline is None:
         _frozen_after_cleanup = gc.get_freeze_count()
+
+
+@contextmanager
+def made_to_last() -> Iterator[None]:
+    """What the ``with`` block makes kept out of the collector's reach as soon as it is made:
+    for a new version of a long history and the views spliced for it (a tuple of a million
+    messages, the search index's tuple, the rows).
+
+    Left young, each such container is walked by the next collections of the young
+    generations, which Textual's drawing sets off within the key that made it: a walk of a
+    million references that each point elsewhere in memory, some 40-95 ms each, two or three
+    times an edit at a million messages. So the young garbage is collected first (what lives
+    long is frozen already, so little is young), collections are paused in the block, and what
+    it made is frozen after, with no collection to walk it. What is frozen is not counted here
+    (0.35 s at a million messages): the analysis the edit starts counts it, off this thread,
+    and collects once it has grown by a quarter (``keep_out_of_collections``).
+    """
+    gc.collect(1)
+    with collections_paused():
+        yield
+    gc.freeze()
 
 
 def _optional(module: str, name: str) -> Any:
