@@ -306,6 +306,20 @@ async def test_themes_change_the_tree_colours() -> None:
         assert before.text == after.text and list(before) != list(after)
 
 
+async def test_rows_that_read_as_before_are_not_drawn_again_when_analyses_arrive() -> None:
+    app = make_app(DEMO)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tree = _main(app).tree
+        before = [tree.render_line(y) for y in range(4)]
+        tree.data_changed()  # what the analyses arriving do
+        assert all(tree.render_line(y) is line for y, line in enumerate(before))
+        tree.highlight = re.compile("user")  # rows that match are drawn again, marked
+        tree.data_changed()
+        matched = [y for y, line in enumerate(before) if "user" in line.text]
+        assert matched and all(list(tree.render_line(y)) != list(before[y]) for y in matched)
+
+
 async def test_detail_pane_scrolls_and_wraps_to_its_width() -> None:
     app = make_app(DEMO)
     async with app.run_test(size=SIZE) as pilot:

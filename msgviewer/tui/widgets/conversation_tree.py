@@ -110,6 +110,9 @@ class ConversationTree(ScrollView, can_focus=True):
         self._pair: Node | None = None
         self._cut: tuple[int, frozenset[int]] | None = None
         self._cache: LRUCache[tuple, Strip] = LRUCache(1024)
+        # Lines by what they show, kept when the analyses arrive: most rows read as before
+        # (a long history's links and its totals come seconds apart, a redraw each)
+        self._drawn: LRUCache[tuple, Strip] = LRUCache(1024)
         self._styles: dict[str, Style] | None = None
 
     # -- data ---------------------------------------------------------------------------------
@@ -165,6 +168,7 @@ class ConversationTree(ScrollView, can_focus=True):
         super().notify_style_update()
         self._styles = None
         self._cache.clear()
+        self._drawn.clear()
 
     def _style(self, name: str) -> Style:
         if self._styles is None:
@@ -205,18 +209,23 @@ class ConversationTree(ScrollView, can_focus=True):
     def _render_row(self, row: Row, width: int, cursor: bool, pair: bool, cut: bool) -> Strip:
         assert self.labels is not None
         left, right = self.labels.left_right(row)
-        return row_strip(
-            left,
-            right,
-            self._style,
-            width,
-            self.rich_style,
-            self.app.console,
-            self.highlight,
-            cursor=cursor,
-            pair=pair,
-            cut=cut,
-        )
+        key = (tuple(left), tuple(right), width, cursor, pair, cut, self.has_focus, self.highlight)
+        strip = self._drawn.get(key)
+        if strip is None:
+            strip = row_strip(
+                left,
+                right,
+                self._style,
+                width,
+                self.rich_style,
+                self.app.console,
+                self.highlight,
+                cursor=cursor,
+                pair=pair,
+                cut=cut,
+            )
+            self._drawn[key] = strip
+        return strip
 
     # -- cursor -------------------------------------------------------------------------------
 
