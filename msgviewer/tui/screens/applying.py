@@ -175,7 +175,7 @@ class ApplyingScreen(SavingScreen):
     def _analyse_again(self) -> None:
         """The analyses and the search of the history as it is now, in their workers: started
         once the change is drawn, not while it is. Their threads walk the whole history, and
-        beside them the drawing took the interface's thread a third more CPU at a million
+        beside them the same drawing took the interface's thread about 1.6x the CPU at a million
         messages (the caches and the interpreter's lock shared with a walk over gigabytes)."""
         self._analyse()
         query = self.query_text
